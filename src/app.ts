@@ -1,0 +1,78 @@
+// createApp(deps): the one Hono app serving both families and the platform routes.
+import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
+import { AppError, problemBody } from "./platform/errors/app-error.ts";
+import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
+import { API_VERSION } from "./platform/openapi/document.ts";
+import type { Deps } from "./deps.ts";
+import { allRoutes } from "./routes.ts";
+
+export const FAMILY_PREFIX: Record<Family, string> = { assets: "/api/assets", planning: "/api/planning", platform: "" };
+
+export function fullPath(route: AnyRoute): string {
+  return FAMILY_PREFIX[route.family] + route.path;
+}
+
+function honoPath(openApiPath: string): string {
+  return openApiPath.replaceAll(/\{([^}]+)\}/g, ":$1");
+}
+
+function problemResponse(c: Context, err: AppError): Response {
+  const headers = new Headers({ "content-type": "application/problem+json" });
+  for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  return new Response(JSON.stringify(problemBody(err, (c.get("requestId") as string) ?? "")), { status: err.status, headers });
+}
+
+export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
+  const app = new Hono();
+  const table = routes.map((r) => ({
+    method: r.method.toUpperCase(),
+    re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "/?$"),
+  }));
+
+  app.use(async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : deps.newId();
+    c.set("requestId" as never, requestId as never);
+    await next();
+    c.res.headers.set("API-Version", API_VERSION);
+    c.res.headers.set("X-Request-Id", requestId);
+  });
+  if (deps.config.corsOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: deps.config.corsOrigins,
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"],
+        exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After"],
+        allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+        maxAge: 600,
+      }),
+    );
+  }
+
+  for (const r of routes) app.on(r.method.toUpperCase(), honoPath(fullPath(r)), buildHandler(r, deps));
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const allowed = [...new Set(table.filter((t) => t.re.test(path)).map((t) => t.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes("GET")) allowed.push("HEAD");
+      return problemResponse(
+        c,
+        new AppError("method_not_allowed", `${c.req.method} is not allowed here`, { headers: { Allow: allowed.join(", ") } }),
+      );
+    }
+    return problemResponse(c, new AppError("not_found", `no route for ${c.req.method} ${path}`));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) return problemResponse(c, err);
+    deps.log.error("unhandled error", {
+      requestId: c.get("requestId" as never),
+      route: c.req.routePath,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    });
+    return problemResponse(c, new AppError("internal_error", "an unexpected error occurred"));
+  });
+  return app;
+}

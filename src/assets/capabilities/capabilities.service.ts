@@ -1,0 +1,103 @@
+// Capability configuration (role defaults and time-limited grants) and the
+// combobox of users eligible for a capability.
+import { eq, asc, and, sql } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { AppError, invalid } from "../../platform/errors/app-error.ts";
+import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { memberships, capabilitySettings, capabilityGrants } from "../../platform/auth/auth.tables.ts";
+import {
+  CAPABILITIES,
+  effectiveCapabilities,
+  type Capability,
+  type CapabilityConfig,
+  type Role,
+} from "../../platform/auth/capabilities.ts";
+import { loadCapabilityConfig, forgetCapabilityConfig, capabilityConfig } from "../../platform/auth/membership.ts";
+import type { ReplaceCapability } from "./capabilities.schemas.ts";
+
+export async function listCapabilities(ctx: RequestCtx) {
+  const cfg = await loadCapabilityConfig(db(ctx));
+  const versions = new Map((await db(ctx).select().from(capabilitySettings)).map((s) => [s.key, s.version]));
+  return {
+    items: CAPABILITIES.map((key) => ({
+      key,
+      roleDefaults: cfg.roleDefaults[key],
+      grants: cfg.grants.filter((g) => g.capability === key).map((g) => ({ userId: g.userId, expiresAt: g.expiresAt })),
+      version: versions.get(key) ?? 0,
+    })),
+  };
+}
+
+/** Replaces one capability's role defaults and grants; never leaves the partner without an admin. */
+export async function replaceCapability(ctx: RequestCtx, key: Capability, input: z.output<typeof ReplaceCapability>) {
+  const roleDefaults = [...new Set(input.roleDefaults)] as Role[];
+  const seen = new Set<string>();
+  input.grants.forEach((g, i) => {
+    if (seen.has(g.userId)) throw invalid(`/body/grants/${i}/userId`, "duplicate grant for this user");
+    seen.add(g.userId);
+    if (g.expiresAt !== null && g.expiresAt <= ctx.nowIso) throw invalid(`/body/grants/${i}/expiresAt`, "must be in the future or null");
+  });
+  const result = await withTx(ctx, async (tx) => {
+    const members = await tx.select().from(memberships).where(eq(memberships.status, "active"));
+    const memberIds = new Set(members.map((m) => m.userId));
+    input.grants.forEach((g, i) => {
+      if (!memberIds.has(g.userId)) throw invalid(`/body/grants/${i}/userId`, "not an active member of this partner");
+    });
+    const current = await loadCapabilityConfig(tx);
+    const next: CapabilityConfig = {
+      roleDefaults: { ...current.roleDefaults, [key]: roleDefaults },
+      grants: [
+        ...current.grants.filter((g) => g.capability !== key),
+        ...input.grants.map((g) => ({ capability: key, userId: g.userId, expiresAt: g.expiresAt })),
+      ],
+    };
+    const adminLeft = members.some((m) => effectiveCapabilities(next, m.userId, m.role, ctx.nowIso).has("ams_admin"));
+    if (!adminLeft) throw new AppError("state_conflict", "this change would leave no active member holding ams_admin");
+
+    const prev = (await tx.select().from(capabilitySettings).where(eq(capabilitySettings.key, key)))[0];
+    const version = (prev?.version ?? 0) + 1;
+    await tx
+      .insert(capabilitySettings)
+      .values({ key, roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.userId })
+      .onConflictDoUpdate({ target: capabilitySettings.key, set: { roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.userId } });
+    await tx.delete(capabilityGrants).where(eq(capabilityGrants.capability, key));
+    if (input.grants.length > 0) {
+      await tx.insert(capabilityGrants).values(
+        input.grants.map((g) => ({
+          id: ctx.deps.newId(),
+          capability: key,
+          userId: g.userId,
+          expiresAt: g.expiresAt,
+          createdAt: ctx.nowIso,
+          createdBy: ctx.userId,
+        })),
+      );
+    }
+    return { key, roleDefaults, grants: input.grants.map((g) => ({ userId: g.userId, expiresAt: g.expiresAt })), version };
+  });
+  forgetCapabilityConfig(ctx.tenant);
+  return result;
+}
+
+export const ELIGIBLE_USERS_MAX = 500;
+
+/** Active members holding the capability through their role or a live grant; never an email. */
+export async function listEligibleUsers(ctx: RequestCtx, capability: Capability) {
+  const cfg = await capabilityConfig(ctx.tenant);
+  const roles = cfg.roleDefaults[capability];
+  const granted = cfg.grants.filter((g) => g.capability === capability && (g.expiresAt === null || g.expiresAt > ctx.nowIso)).map((g) => g.userId);
+  const rows = await db(ctx)
+    .select({ id: memberships.id, userId: memberships.userId, displayName: memberships.displayName, role: memberships.role })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.status, "active"),
+        sql`(${memberships.role} IN (SELECT value FROM json_each(${JSON.stringify(roles)})) OR ${memberships.userId} IN (SELECT value FROM json_each(${JSON.stringify(granted)})))`,
+      ),
+    )
+    .orderBy(asc(memberships.displayName), asc(memberships.userId))
+    .limit(ELIGIBLE_USERS_MAX);
+  return {
+    items: rows.map((r) => ({ membershipId: r.id, userId: r.userId, displayName: r.displayName, role: r.role, capability })),
+  };
+}

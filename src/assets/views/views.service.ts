@@ -1,0 +1,200 @@
+// Saved views and drafts: personal state of one user in one partner. Nothing here
+// touches another record or notifies anyone.
+import { and, eq, inArray, count, gt } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { paginate } from "../../platform/paging/paging.ts";
+import { savedViews, drafts } from "./views.tables.ts";
+import {
+  SURFACE_FILTERS,
+  DRAFT_MAX_DAYS,
+  DRAFT_PAYLOAD_MAX,
+  type Surface,
+  type CreateSavedView,
+  type UpdateSavedView,
+  type ListSavedViewsQuery,
+  type PutDraft,
+} from "./views.schemas.ts";
+
+type SavedViewRow = typeof savedViews.$inferSelect;
+type DraftRow = typeof drafts.$inferSelect;
+
+export function toSavedViewDto(r: SavedViewRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    surface: r.surface as Surface,
+    query: r.query,
+    version: r.version,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    createdBy: r.createdBy,
+  };
+}
+
+/** Case-insensitive identity of a name: Unicode NFKC, trimmed, inner spaces collapsed, lower-cased. */
+export function normaliseName(name: string): string {
+  return name.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+function checkQuery(surface: Surface, query: Record<string, unknown>, path: string): Record<string, unknown> {
+  const allowed = new Set<string>([...SURFACE_FILTERS[surface], "limit"]);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!allowed.has(k)) throw invalid(`${path}/${k}`, `not a filter of the ${surface} list`);
+    if (k === "limit") {
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 200) throw invalid(`${path}/limit`, "must be an integer from 1 to 200");
+    } else if (typeof v === "number") {
+      throw invalid(`${path}/${k}`, "must be a string, a list of strings or a boolean");
+    }
+    out[k] = typeof v === "string" ? v.trim() : v;
+  }
+  return out;
+}
+
+export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
+  const filters: Record<string, unknown> = {};
+  if (q.surface?.length) filters.surface = q.surface;
+  const where = and(eq(savedViews.userId, ctx.userId), q.surface?.length ? inArray(savedViews.surface, q.surface) : undefined);
+  return paginate(
+    ctx,
+    {
+      route: "GET /saved-views",
+      filters,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: savedViews.updatedAt,
+      orderId: savedViews.id,
+      where,
+      page: (qr, w, orderBy, limit) => qr.select().from(savedViews).where(w).orderBy(...orderBy).limit(limit),
+      count: (qr, w) => qr.select({ n: count() }).from(savedViews).where(w),
+      position: (r) => ({ t: r.updatedAt, i: r.id }),
+    },
+    toSavedViewDto,
+  );
+}
+
+async function loadOwnView(ctx: RequestCtx, id: string): Promise<SavedViewRow> {
+  const row = (await db(ctx).select().from(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.userId, ctx.userId))))[0];
+  if (!row) throw notFound("saved view");
+  return row;
+}
+
+async function assertNameFree(ctx: RequestCtx, surface: string, nameKey: string, exceptId?: string): Promise<void> {
+  const clash = (
+    await db(ctx)
+      .select({ id: savedViews.id })
+      .from(savedViews)
+      .where(and(eq(savedViews.userId, ctx.userId), eq(savedViews.surface, surface), eq(savedViews.nameKey, nameKey)))
+  )[0];
+  if (clash && clash.id !== exceptId) throw new AppError("duplicate", "you already have a view with this name on this surface");
+}
+
+export async function createSavedView(ctx: RequestCtx, input: z.output<typeof CreateSavedView>) {
+  const query = checkQuery(input.surface, input.query, "/body/query");
+  return withTx(ctx, async (tx) => {
+    const nameKey = normaliseName(input.name);
+    await assertNameFree(ctx, input.surface, nameKey);
+    const row: SavedViewRow = {
+      id: ctx.deps.newId(),
+      userId: ctx.userId,
+      surface: input.surface,
+      name: input.name.trim(),
+      nameKey,
+      query,
+      version: 1,
+      createdAt: ctx.nowIso,
+      updatedAt: ctx.nowIso,
+      createdBy: ctx.userId,
+    };
+    await tx.insert(savedViews).values(row);
+    return toSavedViewDto(row);
+  });
+}
+
+export async function updateSavedView(ctx: RequestCtx, id: string, input: z.output<typeof UpdateSavedView>) {
+  return withTx(ctx, async (tx) => {
+    const row = await loadOwnView(ctx, id);
+    if (row.version !== input.expectedVersion) {
+      throw new AppError("version_conflict", `saved view is at version ${row.version}`);
+    }
+    const surface = row.surface as Surface;
+    const next = { ...row, version: row.version + 1, updatedAt: ctx.nowIso };
+    if (input.name !== undefined) {
+      next.name = input.name.trim();
+      next.nameKey = normaliseName(input.name);
+      await assertNameFree(ctx, surface, next.nameKey, id);
+    }
+    if (input.query !== undefined) next.query = checkQuery(surface, input.query, "/body/query");
+    await tx
+      .update(savedViews)
+      .set({ name: next.name, nameKey: next.nameKey, query: next.query, version: next.version, updatedAt: next.updatedAt })
+      .where(eq(savedViews.id, id));
+    return toSavedViewDto(next);
+  });
+}
+
+export async function deleteSavedView(ctx: RequestCtx, id: string): Promise<void> {
+  await withTx(ctx, async (tx) => {
+    await loadOwnView(ctx, id);
+    await tx.delete(savedViews).where(eq(savedViews.id, id));
+  });
+}
+
+export function toDraftDto(r: DraftRow) {
+  return {
+    workflowKey: r.workflowKey,
+    route: r.route,
+    payload: JSON.parse(r.payload) as unknown,
+    version: r.version,
+    expiresAt: r.expiresAt,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+function draftKey(ctx: RequestCtx, route: string, workflowKey: string) {
+  return and(eq(drafts.userId, ctx.userId), eq(drafts.route, route), eq(drafts.workflowKey, workflowKey));
+}
+
+export async function getDraft(ctx: RequestCtx, workflowKey: string, route: string) {
+  const row = (await db(ctx).select().from(drafts).where(and(draftKey(ctx, route, workflowKey), gt(drafts.expiresAt, ctx.nowIso))))[0];
+  if (!row) throw notFound("draft");
+  return toDraftDto(row);
+}
+
+/** Saves a draft; returns whether it was created (201) or replaced (200). */
+export async function putDraft(ctx: RequestCtx, workflowKey: string, input: z.output<typeof PutDraft>) {
+  const serialised = JSON.stringify(input.payload ?? null);
+  if (Buffer.byteLength(serialised) > DRAFT_PAYLOAD_MAX) throw invalid("/body/payload", "payload exceeds 64 KiB");
+  const maxExpiry = new Date(ctx.now.getTime() + DRAFT_MAX_DAYS * 86_400_000).toISOString();
+  const expiresAt = input.expiresAt ?? maxExpiry;
+  if (expiresAt > maxExpiry) throw invalid("/body/expiresAt", "must be no later than 30 days from now");
+  if (expiresAt <= ctx.nowIso) throw invalid("/body/expiresAt", "must be in the future");
+  return withTx(ctx, async (tx) => {
+    const existing = (await tx.select().from(drafts).where(draftKey(ctx, input.route, workflowKey)))[0];
+    // An expired draft is gone: saving again starts a new one.
+    const live = existing && existing.expiresAt > ctx.nowIso ? existing : undefined;
+    const row: DraftRow = {
+      userId: ctx.userId,
+      route: input.route,
+      workflowKey,
+      payload: serialised,
+      version: live ? live.version + 1 : 1,
+      expiresAt,
+      createdAt: live ? live.createdAt : ctx.nowIso,
+      updatedAt: ctx.nowIso,
+    };
+    if (existing) await tx.update(drafts).set(row).where(draftKey(ctx, input.route, workflowKey));
+    else await tx.insert(drafts).values(row);
+    return { created: !live, draft: toDraftDto(row) };
+  });
+}
+
+export async function deleteDraft(ctx: RequestCtx, workflowKey: string, route: string): Promise<void> {
+  await withTx(ctx, async (tx) => {
+    const r = await tx.delete(drafts).where(and(draftKey(ctx, route, workflowKey), gt(drafts.expiresAt, ctx.nowIso)));
+    if (r.rowsAffected === 0) throw notFound("draft");
+  });
+}

@@ -1,0 +1,59 @@
+// Everything the app needs from outside, built once in main.ts and passed in, so
+// tests construct the same app with their own directories, clock and fakes.
+import type { Config } from "./env.ts";
+import { Tenancy } from "./platform/tenancy/tenancy.ts";
+import { TokenVerifier } from "./platform/auth/token.ts";
+import { derivePurposeKey } from "./platform/crypto/keys.ts";
+import { createContentStore, type ContentStore } from "./platform/blobs/content-store.ts";
+import { RateLimiter } from "./platform/ratelimit/rate-limiter.ts";
+import { createLogger, type Logger } from "./platform/log.ts";
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  newId(): string;
+  tenancy: Tenancy;
+  tokens: TokenVerifier;
+  cursorKey: Uint8Array;
+  contentStore: ContentStore;
+  log: Logger;
+  fetch: typeof fetch;
+  rateLimiter: RateLimiter;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "config">> = {}): Promise<Deps> {
+  const tenancy =
+    overrides.tenancy ??
+    new Tenancy({
+      tenantsDir: config.tenantsDir,
+      urlTemplate: config.tenantDbUrlTemplate,
+      authToken: config.tenantDbAuthToken,
+      cacheSize: config.tenantCacheSize,
+    });
+  await tenancy.init();
+  return {
+    config,
+    clock: overrides.clock ?? systemClock,
+    newId: overrides.newId ?? (() => Bun.randomUUIDv7()),
+    tenancy,
+    tokens: overrides.tokens ?? new TokenVerifier(config.jwt),
+    cursorKey: overrides.cursorKey ?? derivePurposeKey(config.dataKek, "cursor"),
+    contentStore:
+      overrides.contentStore ??
+      createContentStore(config.contentStore, {
+        endpoint: config.s3.endpoint,
+        region: config.s3.region,
+        accessKeyId: config.s3.accessKeyId,
+        secretAccessKey: config.s3.secretAccessKey,
+      }),
+    log: overrides.log ?? createLogger(config.logLevel),
+    fetch: overrides.fetch ?? fetch,
+    rateLimiter: overrides.rateLimiter ?? new RateLimiter(config.rateLimitPerMinute),
+  };
+}

@@ -1,0 +1,123 @@
+// The only reader of process.env. Parses configuration once, fills embedded
+// defaults, and refuses to start in production without real key material.
+import { z } from "zod";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  TENANTS_DIR: z.string().default("./tenants"),
+  TENANT_DB_URL: z.string().optional(),
+  TENANT_DB_AUTH_TOKEN: z.string().optional(),
+  TENANT_CACHE_SIZE: z.coerce.number().int().min(1).default(200),
+  DASHBOARD_JWT_SECRET: z.string().min(1).optional(),
+  DASHBOARD_JWKS_URL: z.string().url().optional(),
+  DASHBOARD_JWT_ISSUER: z.string().optional(),
+  DASHBOARD_JWT_AUDIENCE: z.string().optional(),
+  DATA_KEK: z.string().optional(),
+  AMS_WEBHOOK_ENCRYPTION_KEY: z.string().optional(),
+  CONTENT_STORE: z.string().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  SCHEDULER_SECRET: z.string().optional(),
+  JOBS: z.enum(["on", "off"]).default("on"),
+  SMTP_URL: z.string().optional(),
+  MESSENGER_A_API_BASE: z.string().default("https://api.telegram.org"),
+  MESSENGER_A_BOT_TOKEN: z.string().optional(),
+  MESSENGER_B_API_BASE: z.string().default("https://discord.com/api/v10"),
+  MESSENGER_B_BOT_TOKEN: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  CORS_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export interface Config {
+  production: boolean;
+  port: number;
+  tenantsDir: string;
+  tenantDbUrlTemplate: string;
+  tenantDbAuthToken?: string;
+  tenantCacheSize: number;
+  jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string };
+  dataKek: Uint8Array;
+  webhookEncryptionKey?: string;
+  contentStore: string;
+  s3: { endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+  schedulerSecret?: string;
+  jobs: boolean;
+  smtpUrl?: string;
+  messengerA: { apiBase: string; botToken?: string };
+  messengerB: { apiBase: string; botToken?: string };
+  webhookAllowPrivate: boolean;
+  rateLimitPerMinute: number;
+  corsOrigins: string[];
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+export class ConfigError extends Error {}
+
+/** Reads a development secret from disk, creating it once. Never used in production. */
+function devSecretFile(path: string, make: () => string): string {
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  const value = make();
+  writeFileSync(path, value + "\n", { mode: 0o600 });
+  return value;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ConfigError(`invalid environment: ${first?.path.join(".")}: ${first?.message}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === "production";
+  const tenantsDir = resolve(env.TENANTS_DIR);
+  if (!env.TENANT_DB_URL?.startsWith("libsql://")) mkdirSync(tenantsDir, { recursive: true });
+
+  let secret = env.DASHBOARD_JWT_SECRET;
+  if (!secret && !env.DASHBOARD_JWKS_URL) {
+    if (production) throw new ConfigError("DASHBOARD_JWT_SECRET or DASHBOARD_JWKS_URL is required in production");
+    secret = devSecretFile(join(tenantsDir, ".dev-secret"), () => randomBytes(32).toString("base64url"));
+  }
+  let kekB64 = env.DATA_KEK;
+  if (!kekB64) {
+    if (production) throw new ConfigError("DATA_KEK is required in production");
+    kekB64 = devSecretFile(join(tenantsDir, ".dev-kek"), () => randomBytes(32).toString("base64"));
+  }
+  const dataKek = new Uint8Array(Buffer.from(kekB64, "base64"));
+  if (dataKek.length !== 32) throw new ConfigError("DATA_KEK must be base64 of exactly 32 bytes");
+
+  return {
+    production,
+    port: env.PORT,
+    tenantsDir,
+    tenantDbUrlTemplate: env.TENANT_DB_URL ?? `file:${tenantsDir}/{partnerId}.db`,
+    tenantDbAuthToken: env.TENANT_DB_AUTH_TOKEN,
+    tenantCacheSize: env.TENANT_CACHE_SIZE,
+    jwt: { secret, jwksUrl: env.DASHBOARD_JWKS_URL, issuer: env.DASHBOARD_JWT_ISSUER, audience: env.DASHBOARD_JWT_AUDIENCE },
+    dataKek,
+    webhookEncryptionKey: env.AMS_WEBHOOK_ENCRYPTION_KEY,
+    contentStore: env.CONTENT_STORE ?? `file:${tenantsDir}/.blobs`,
+    s3: {
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    },
+    schedulerSecret: env.SCHEDULER_SECRET,
+    jobs: env.JOBS === "on",
+    smtpUrl: env.SMTP_URL,
+    messengerA: { apiBase: env.MESSENGER_A_API_BASE, botToken: env.MESSENGER_A_BOT_TOKEN },
+    messengerB: { apiBase: env.MESSENGER_B_API_BASE, botToken: env.MESSENGER_B_BOT_TOKEN },
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "1",
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,50 @@
+import type { Context } from "hono";
+import { AppError } from "../errors/app-error.ts";
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Reads the raw request body, refusing more than `limit` bytes without buffering all of it. */
+export async function readBodyBytes(c: Context, limit = JSON_BODY_LIMIT): Promise<Uint8Array> {
+  const declared = Number(c.req.header("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new AppError("payload_too_large", `request body exceeds ${limit} bytes`);
+  }
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw new AppError("payload_too_large", `request body exceeds ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The JSON body, `{}` when empty. With `optional`, a route without a body schema
+ * still rejects a non-empty body (strictness) but accepts none.
+ */
+export async function readJsonBody(c: Context, optional = false): Promise<unknown> {
+  const cached = c.get("jsonBody" as never) as unknown;
+  if (cached !== undefined) return cached;
+  const bytes = await readBodyBytes(c);
+  let value: unknown = {};
+  if (bytes.byteLength > 0) {
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+      throw new AppError("validation_failed", "request body must be application/json", {
+        errors: [{ path: "/body", message: "content-type must be application/json" }],
+      });
+    }
+    try {
+      value = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw new AppError("validation_failed", "request body is not valid JSON", { errors: [{ path: "/body", message: "invalid JSON" }] });
+    }
+  } else if (optional) {
+    value = {};
+  }
+  c.set("jsonBody" as never, value as never);
+  return value;
+}

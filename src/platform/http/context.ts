@@ -1,0 +1,48 @@
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import type { ResultSet } from "@libsql/client";
+import type { Claims } from "../auth/token.ts";
+import type { Capability, Role } from "../auth/capabilities.ts";
+import type { TenantHandle, TenantSchema, TenantTx } from "../tenancy/tenancy.ts";
+import type { Deps } from "../../deps.ts";
+
+/** Anything a service can query: the partner's reader or the open write transaction. */
+export type Querier = BaseSQLiteDatabase<"async", ResultSet, TenantSchema>;
+
+/** What a service function receives: who acts, where, and how to reach the data. */
+export interface RequestCtx {
+  deps: Deps;
+  requestId: string;
+  /** Server time of the request; services use it for every timestamp they write. */
+  now: Date;
+  nowIso: string;
+  claims: Claims;
+  userId: string;
+  partnerId: string;
+  tenant: TenantHandle;
+  role: Role;
+  membershipId: string;
+  capabilities: Set<Capability>;
+  /** The open write transaction, when the request runs inside one. */
+  tx?: TenantTx;
+}
+
+/** Reads see the open transaction's own writes, else committed data only. */
+export function db(ctx: RequestCtx): Querier {
+  return (ctx.tx ?? ctx.tenant.db.read) as unknown as Querier;
+}
+
+/**
+ * One short write transaction under the partner's write lock, reusing an outer one.
+ * Idempotency records, audit and outbox rows are written with the same `tx`.
+ */
+export async function withTx<T>(ctx: RequestCtx, fn: (tx: Querier) => Promise<T>): Promise<T> {
+  if (ctx.tx) return fn(ctx.tx as unknown as Querier);
+  return ctx.deps.tenancy.writeTx(ctx.tenant, async (tx) => {
+    ctx.tx = tx;
+    try {
+      return await fn(tx as unknown as Querier);
+    } finally {
+      ctx.tx = undefined;
+    }
+  });
+}

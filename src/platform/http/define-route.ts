@@ -1,0 +1,261 @@
+// One declaration per operation. defineRoute turns it into the OpenAPI entry and
+// the request pipeline, so no handler can forget authorization, partner scoping,
+// idempotency or strict input. The checks run in the order of contract §5:
+// route → token → partnerId → partner access → capability → step-up →
+// Idempotency-Key → body and query → (handler: exists → state).
+import { z } from "@hono/zod-openapi";
+import type { ZodType } from "zod";
+import type { Context } from "hono";
+import { AppError, type FieldError } from "../errors/app-error.ts";
+import type { Capability } from "../auth/capabilities.ts";
+import { hasRecentStepUp, type Claims } from "../auth/token.ts";
+import type { RequestCtx } from "./context.ts";
+import type { Deps } from "../../deps.ts";
+import { resolveMember } from "../auth/membership.ts";
+import { PARTNER_ID_RE } from "../tenancy/tenancy.ts";
+import { runIdempotent, validateIdempotencyKey } from "../idempotency/idempotency.ts";
+import { zodIssuesToFieldErrors } from "./validation.ts";
+import { readJsonBody } from "./body.ts";
+import { ProblemResponses } from "../openapi/problem.ts";
+
+export type Family = "assets" | "planning" | "platform";
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+export type AuthKind = "session" | "device" | "scheduler" | "none";
+export type IdempotencyMode = "required" | "optional" | "none";
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType> {
+  family: Family;
+  method: HttpMethod;
+  /** Family-relative path in OpenAPI syntax, e.g. `/checkouts/{id}/extend`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  auth: AuthKind;
+  /** Whether the route takes `partnerId` (default: true for session routes). */
+  partnerScoped?: boolean;
+  capability?: Capability;
+  stepUp?: boolean;
+  idempotency?: IdempotencyMode;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success responses: status → schema and description. */
+  responses: Record<number, { description: string; schema?: ZodType; headers?: Record<string, { description: string }> }>;
+  /** Extra problem statuses this route can answer (401/403/400/429/500 are added for session routes). */
+  problems?: number[];
+  /** Source file, for `npm run routes`. */
+  file: string;
+  handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>, c: Context) => Promise<RouteResult>;
+}
+
+export type AnyRoute = RouteSpec<AnyObject, AnyObject, ZodType>;
+
+export const PartnerIdQuery = z
+  .string()
+  .openapi({ description: "Partner whose data the request reads or changes.", example: "demo" });
+
+export function defineRoute<P extends AnyObject = z.ZodObject<{}>, Q extends AnyObject = z.ZodObject<{}>, B extends ZodType = z.ZodNever>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+export function isPartnerScoped(route: AnyRoute): boolean {
+  return route.partnerScoped ?? route.auth === "session";
+}
+
+export function idempotencyMode(route: AnyRoute): IdempotencyMode {
+  if (route.idempotency) return route.idempotency;
+  if (route.method === "get") return "none";
+  return route.family === "assets" ? "required" : "optional";
+}
+
+const MUTATING = new Set(["post", "put", "patch", "delete"]);
+
+function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) {
+    if (value && typeof value === "object" && Object.keys(value).length > 0) {
+      throw new AppError("validation_failed", `unexpected ${where}`, {
+        errors: Object.keys(value).map((k) => ({ path: `/${where}/${k}`, message: "unknown property" })),
+      });
+    }
+    return {} as T;
+  }
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const errors: FieldError[] = zodIssuesToFieldErrors(r.error.issues, where);
+    throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+  }
+  return r.data;
+}
+
+function queryObject(c: Context): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(c.req.queries())) out[k] = v.length === 1 ? v[0]! : v;
+  return out;
+}
+
+/** Builds the Hono handler that runs the whole pipeline for one route. */
+export function buildHandler(route: AnyRoute, deps: Deps) {
+  const scoped = isPartnerScoped(route);
+  const idem = idempotencyMode(route);
+  const querySchema = route.query ?? z.strictObject({});
+  const fullQuery = scoped ? querySchema.extend({ partnerId: z.string() }) : querySchema;
+  const template = `${route.method.toUpperCase()} ${route.path}`;
+
+  return async (c: Context): Promise<Response> => {
+    const requestId = c.get("requestId") as string;
+    const now = deps.clock.now();
+    let claims: Claims | undefined;
+    if (route.auth === "session") {
+      claims = await deps.tokens.verify(c.req.header("authorization"), Math.floor(now.getTime() / 1000));
+    } else if (route.auth !== "none") {
+      // device and scheduler routes resolve their own credentials in the handler.
+    }
+
+    const rawQuery = queryObject(c);
+    if (scoped) {
+      const pid = rawQuery.partnerId;
+      if (typeof pid !== "string" || !PARTNER_ID_RE.test(pid)) {
+        throw new AppError("validation_failed", "partnerId is missing or malformed", {
+          errors: [{ path: "/query/partnerId", message: "must match ^[a-z0-9][a-z0-9-]{1,62}$" }],
+        });
+      }
+    }
+
+    if (!scoped || !claims) {
+      // Platform and unscoped routes get a context without a partner.
+      const params = parsePart(route.params, c.req.param(), "params");
+      const query = parsePart(fullQuery, rawQuery, "query");
+      const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : undefined;
+      const ctx = { deps, requestId, now, nowIso: now.toISOString(), claims } as unknown as RequestCtx;
+      return render(c, await route.handler(ctx, { params, query, body }, c));
+    }
+
+    const partnerId = rawQuery.partnerId as string;
+    const member = await resolveMember(deps, partnerId, claims.sub, now);
+    try {
+      const ctx: RequestCtx = {
+        deps,
+        requestId,
+        now,
+        nowIso: now.toISOString(),
+        claims,
+        userId: claims.sub,
+        partnerId,
+        tenant: member.tenant,
+        role: member.role,
+        membershipId: member.membershipId,
+        capabilities: member.capabilities,
+      };
+      deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
+      if (route.capability && !ctx.capabilities.has(route.capability)) {
+        throw new AppError("capability_denied", `capability ${route.capability} required`);
+      }
+      if (route.stepUp && !hasRecentStepUp(claims, Math.floor(now.getTime() / 1000))) {
+        throw new AppError("step_up_required", "a recent AAL2 authentication with passkey, MFA or OTP is required");
+      }
+      const key = c.req.header("idempotency-key");
+      if (key === undefined && idem === "required") {
+        throw new AppError("idempotency_key_required", "this mutation requires an Idempotency-Key header");
+      }
+      if (key !== undefined && idem !== "none") validateIdempotencyKey(key);
+
+      const params = parsePart(route.params, c.req.param(), "params");
+      const query = parsePart(fullQuery, rawQuery, "query");
+      const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : parsePart(undefined, await readJsonBody(c, true), "body");
+      const input = { params, query, body };
+
+      if (key !== undefined && idem !== "none" && MUTATING.has(route.method)) {
+        const result = await runIdempotent(ctx, { key, method: route.method.toUpperCase(), template, path: c.req.path, query: rawQuery, body }, () =>
+          route.handler(ctx, input, c),
+        );
+        return render(c, result.result, result.replayed);
+      }
+      return render(c, await route.handler(ctx, input, c));
+    } finally {
+      deps.tenancy.release(member.tenant);
+    }
+  };
+}
+
+function render(c: Context, result: RouteResult, replayed = false): Response {
+  const headers = new Headers(result.headers);
+  if (replayed) headers.set("Idempotency-Replayed", "true");
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  if (result.body instanceof Response) return result.body;
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}
+
+/** OpenAPI operation for a route; problem responses come from one shared table. */
+export function toOpenApiRoute(route: AnyRoute) {
+  const scoped = isPartnerScoped(route);
+  const query = route.query ?? z.strictObject({});
+  const fullQuery = scoped ? query.extend({ partnerId: PartnerIdQuery }) : query;
+  const idem = idempotencyMode(route);
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: r.description,
+      ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, { description: v.description, schema: { type: "string" } }])) } : {}),
+      ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
+    };
+  }
+  const problemStatuses = new Set<number>(route.problems ?? []);
+  if (route.auth === "session") [400, 401, 403, 429].forEach((s) => problemStatuses.add(s));
+  if (route.params) problemStatuses.add(404);
+  if (route.body || route.query) problemStatuses.add(400);
+  if (idem !== "none" && MUTATING.has(route.method)) problemStatuses.add(409);
+  if (route.body) problemStatuses.add(413);
+  problemStatuses.add(500);
+  for (const s of [...problemStatuses].sort()) responses[String(s)] = ProblemResponses[s] ?? ProblemResponses[500];
+
+  const extensions: Record<string, unknown> = {
+    "x-auth": route.auth,
+    ...(route.capability ? { "x-capability": route.capability } : {}),
+    ...(route.stepUp ? { "x-step-up": true } : {}),
+    "x-idempotency": MUTATING.has(route.method) ? idem : "none",
+  };
+  const headers =
+    MUTATING.has(route.method) && idem !== "none"
+      ? z.object({
+          "idempotency-key": (idem === "required" ? z.string() : z.string().optional()).openapi({
+            description: "1–255 visible ASCII characters; a retry with the same key and request replays the first 2xx response.",
+          }),
+        })
+      : undefined;
+  return {
+    method: route.method,
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: route.tags,
+    security: route.auth === "session" ? [{ bearerAuth: [] }] : route.auth === "none" ? [] : [{ [`${route.auth}Auth`]: [] }],
+    request: {
+      ...(route.params ? { params: route.params } : {}),
+      ...(Object.keys(fullQuery.shape).length ? { query: fullQuery } : {}),
+      ...(headers ? { headers } : {}),
+      ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+    },
+    responses,
+    ...extensions,
+  };
+}

@@ -1,0 +1,106 @@
+// Contract §6. The key record is written in the mutation's own transaction, under
+// the partner's write lock: a duplicate that arrives while the first is running
+// waits on the lock and then finds the stored outcome. Only 2xx outcomes are kept.
+import { and, eq, lt } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { AppError } from "../errors/app-error.ts";
+import { LockTimeoutError } from "../tenancy/write-lock.ts";
+import type { RequestCtx } from "../http/context.ts";
+import type { RouteResult } from "../http/define-route.ts";
+import type { Querier } from "../http/context.ts";
+import { idempotencyKeys } from "./idempotency.tables.ts";
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+/** Keys live at least 24 hours; housekeeping removes them after this. */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 3600 * 1000;
+
+export function validateIdempotencyKey(key: string): void {
+  if (!KEY_RE.test(key)) {
+    throw new AppError("validation_failed", "Idempotency-Key must be 1–255 visible ASCII characters", {
+      errors: [{ path: "/headers/idempotency-key", message: "1–255 visible ASCII characters" }],
+    });
+  }
+}
+
+/** JSON with sorted object keys, so equal requests hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+export interface IdempotentRequest {
+  key: string;
+  method: string;
+  template: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  body: unknown;
+}
+
+export async function runIdempotent(
+  ctx: RequestCtx,
+  req: IdempotentRequest,
+  run: () => Promise<RouteResult>,
+): Promise<{ result: RouteResult; replayed: boolean }> {
+  const fingerprint = createHash("sha256")
+    .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
+    .digest("hex");
+  const pk = and(
+    eq(idempotencyKeys.userId, ctx.userId),
+    eq(idempotencyKeys.method, req.method),
+    eq(idempotencyKeys.route, req.template),
+    eq(idempotencyKeys.key, req.key),
+  );
+  try {
+    return await ctx.deps.tenancy.writeTx(ctx.tenant, async (rawTx) => {
+      const tx = rawTx as unknown as Querier;
+      const existing = (await tx.select().from(idempotencyKeys).where(pk))[0];
+      if (existing) {
+        if (existing.fingerprint !== fingerprint) {
+          throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
+        }
+        return {
+          replayed: true,
+          result: { status: existing.status, body: existing.body === "" ? undefined : JSON.parse(existing.body), headers: existing.headers },
+        };
+      }
+      ctx.tx = rawTx;
+      let result: RouteResult;
+      try {
+        result = await run();
+      } finally {
+        ctx.tx = undefined;
+      }
+      if (result.status >= 200 && result.status < 300) {
+        await tx.insert(idempotencyKeys).values({
+          userId: ctx.userId,
+          method: req.method,
+          route: req.template,
+          key: req.key,
+          fingerprint,
+          status: result.status,
+          body: result.body === undefined ? "" : JSON.stringify(result.body),
+          headers: result.headers ?? {},
+          createdAt: ctx.nowIso,
+        });
+      }
+      return { replayed: false, result };
+    });
+  } catch (err) {
+    if (err instanceof LockTimeoutError) {
+      throw new AppError("idempotency_in_progress", "a request with this Idempotency-Key is still in progress");
+    }
+    throw err;
+  }
+}
+
+/** Removes key records past retention; returns how many. */
+export async function purgeIdempotencyKeys(tx: Querier, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
+  const r = await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
+  return r.rowsAffected;
+}

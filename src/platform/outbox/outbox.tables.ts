@@ -1,0 +1,16 @@
+import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
+
+/** Domain events, written in the transaction of the change they describe; delivered later. */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    aggregateId: text("aggregate_id").notNull(),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    createdAt: text("created_at").notNull(),
+    publishedAt: text("published_at"),
+  },
+  (t) => [index("outbox_pending_idx").on(t.publishedAt, t.createdAt)],
+);

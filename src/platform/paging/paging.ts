@@ -1,0 +1,175 @@
+// Contract §7: one helper for every list route. Keyset order descending on
+// (timestamp, id) with the row-value predicate (the OR/AND form scans), an exact
+// total read in the same snapshot as the page, and opaque HMAC-bound cursors.
+import { z } from "@hono/zod-openapi";
+import { and, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { AppError } from "../errors/app-error.ts";
+import { canonicalJson } from "../idempotency/idempotency.ts";
+import type { Querier, RequestCtx } from "../http/context.ts";
+
+export const MAX_LIMIT = 200;
+export const DEFAULT_LIMIT = 50;
+export const MAX_TEXT_FILTER = 200;
+
+export const PageQueryShape = {
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: "Rows per page (at most 200)." }),
+  cursor: z.string().min(1).max(1024).optional().openapi({ description: "Opaque cursor from the previous page's nextCursor." }),
+};
+
+/** Free-text filter: trimmed, at most 200 characters, empty means absent. */
+export const TextFilter = z
+  .string()
+  .max(MAX_TEXT_FILTER)
+  .transform((s) => s.trim())
+  .optional();
+
+/** Comma-separated enumerated filter, echoed as an array. */
+export function csvEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  const item = z.enum(values);
+  return z
+    .string()
+    .transform((s, ctx) => {
+      const parts = [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))];
+      const out: T[number][] = [];
+      for (const p of parts) {
+        const r = item.safeParse(p);
+        if (!r.success) {
+          ctx.addIssue({ code: "custom", message: `must be one or more of ${values.join(", ")}` });
+          return z.NEVER;
+        }
+        out.push(r.data);
+      }
+      return out;
+    })
+    .optional()
+    .openapi({ type: "string", description: `Comma-separated: ${values.join(", ")}` });
+}
+
+export function listEnvelope<T extends z.ZodType>(itemSchema: T, name: string, listKey = "items") {
+  return z
+    .object({
+      [listKey]: z.array(itemSchema),
+      nextCursor: z.string().nullable(),
+      limit: z.number().int(),
+      total: z.number().int(),
+      asOf: z.string(),
+      filters: z.record(z.string(), z.unknown()),
+    })
+    .openapi(name);
+}
+
+interface CursorPayload {
+  t: string;
+  i: string;
+}
+
+function bindingOf(ctx: RequestCtx, route: string, filters: Record<string, unknown>): string {
+  return createHash("sha256").update(canonicalJson({ p: ctx.partnerId, r: route, f: filters })).digest("base64url").slice(0, 22);
+}
+
+function sign(key: Uint8Array, data: string): string {
+  return createHmac("sha256", key).update(data).digest("base64url").slice(0, 32);
+}
+
+export function encodeCursor(ctx: RequestCtx, route: string, filters: Record<string, unknown>, pos: CursorPayload): string {
+  const body = Buffer.from(JSON.stringify({ b: bindingOf(ctx, route, filters), t: pos.t, i: pos.i })).toString("base64url");
+  return `${body}.${sign(ctx.deps.cursorKey, body)}`;
+}
+
+export function decodeCursor(ctx: RequestCtx, route: string, filters: Record<string, unknown>, cursor: string): CursorPayload {
+  const bad = () => new AppError("invalid_cursor", "the cursor is invalid, tampered with, or belongs to other filters", {
+    errors: [{ path: "/query/cursor", message: "invalid cursor" }],
+  });
+  const dot = cursor.indexOf(".");
+  if (dot <= 0) throw bad();
+  const body = cursor.slice(0, dot);
+  const mac = Buffer.from(cursor.slice(dot + 1));
+  const expected = Buffer.from(sign(ctx.deps.cursorKey, body));
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) throw bad();
+  let parsed: { b?: unknown; t?: unknown; i?: unknown };
+  try {
+    parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  } catch {
+    throw bad();
+  }
+  if (parsed.b !== bindingOf(ctx, route, filters) || typeof parsed.t !== "string" || typeof parsed.i !== "string") throw bad();
+  return { t: parsed.t, i: parsed.i };
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  limit: number;
+  total: number;
+  asOf: string;
+  filters: Record<string, unknown>;
+}
+
+export interface PageRequest<Row> {
+  /** Route template the cursor is bound to, e.g. `GET /owned`. */
+  route: string;
+  /** Normalised filters actually applied (echoed and bound into the cursor). */
+  filters: Record<string, unknown>;
+  limit: number;
+  cursor?: string;
+  /** Authoritative timestamp and id columns of the order. */
+  orderTs: SQLiteColumn;
+  orderId: SQLiteColumn;
+  /**
+   * Builds the page query: `where` already holds the filters and keyset predicate;
+   * the builder adds select/from/joins and must apply where, orderBy and limit given.
+   */
+  page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) => SQLWrapper & PromiseLike<Row[]>;
+  /** Builds the count query with the filters only. */
+  count: (q: Querier, where: SQL | undefined) => SQLWrapper & PromiseLike<Array<{ n: number }>>;
+  where?: SQL;
+  /** Row → timestamp/id used for the next cursor. */
+  position: (row: Row) => CursorPayload;
+}
+
+/** Reads one page and its exact total in one read snapshot (one batch). */
+export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>, toDto: (row: Row) => Dto): Promise<Page<Dto>> {
+  const pos = req.cursor ? decodeCursor(ctx, req.route, req.filters, req.cursor) : undefined;
+  const keyset = pos ? sql`(${req.orderTs}, ${req.orderId}) < (${pos.t}, ${pos.i})` : undefined;
+  const pageWhere = and(req.where, keyset);
+  const orderBy = [desc(req.orderTs), desc(req.orderId)];
+  let rows: Row[];
+  let total: number;
+  let asOf: string;
+  if (ctx.tx) {
+    const q = ctx.tx as unknown as Querier;
+    rows = await req.page(q, pageWhere, orderBy, req.limit + 1);
+    total = Number((await req.count(q, req.where))[0]?.n ?? 0);
+    asOf = ctx.deps.clock.now().toISOString();
+  } else {
+    const q = ctx.tenant.db.read;
+    // One batch is one read transaction: page, count and clock come from one snapshot.
+    const [pageRows, countRows, clock] = await q.batch([
+      req.page(q as unknown as Querier, pageWhere, orderBy, req.limit + 1) as never,
+      req.count(q as unknown as Querier, req.where) as never,
+      q.get<{ now: string }>(sql`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`) as never,
+    ]);
+    rows = pageRows as Row[];
+    total = Number((countRows as Array<{ n: number }>)[0]?.n ?? 0);
+    asOf = (clock as { now: string } | undefined)?.now ?? ctx.deps.clock.now().toISOString();
+  }
+  const more = rows.length > req.limit;
+  if (more) rows = rows.slice(0, req.limit);
+  const last = rows[rows.length - 1];
+  return {
+    items: rows.map(toDto),
+    nextCursor: more && last ? encodeCursor(ctx, req.route, req.filters, req.position(last)) : null,
+    limit: req.limit,
+    total,
+    asOf,
+    filters: req.filters,
+  };
+}

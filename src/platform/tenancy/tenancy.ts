@@ -1,0 +1,207 @@
+// Partner databases: resolved in the registry before any open (a request never
+// creates a file), cached in an LRU of open clients, written under one in-process
+// lock per partner.
+import { eq, and } from "drizzle-orm";
+import { LibsqlError } from "@libsql/client";
+import { existsSync } from "node:fs";
+import * as tenantSchema from "../../db/tenant-schema.ts";
+import * as registrySchema from "../../db/registry-schema.ts";
+import { partners, userPartners } from "./registry.tables.ts";
+import { openDbPair, migrateIfBehind, type DbPair } from "./tenant-db.ts";
+import { KeyedMutex } from "./write-lock.ts";
+import { join } from "node:path";
+
+export type TenantSchema = typeof tenantSchema;
+export type RegistrySchema = typeof registrySchema;
+export type TenantDbPair = DbPair<TenantSchema>;
+export type TenantDb = TenantDbPair["read"];
+/** The Drizzle transaction handed to withTx callbacks. */
+export type TenantTx = Parameters<Parameters<TenantDb["transaction"]>[0]>[0];
+
+export const PARTNER_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}$/;
+const REGISTRY_LOCK = "\u0000registry";
+
+export interface TenantHandle {
+  partnerId: string;
+  db: TenantDbPair;
+  inFlight: number;
+  /** Per-partner derived state (e.g. capability configuration), dropped with the handle. */
+  memo: Map<string, unknown>;
+}
+
+export interface TenancyOptions {
+  tenantsDir: string;
+  urlTemplate: string;
+  authToken?: string;
+  cacheSize: number;
+}
+
+export class Tenancy {
+  readonly locks = new KeyedMutex();
+  #opts: TenancyOptions;
+  #registry: DbPair<RegistrySchema> | undefined;
+  #cache = new Map<string, TenantHandle>();
+  #opening = new Map<string, Promise<TenantHandle>>();
+  #knownPartners = new Set<string>();
+
+  constructor(opts: TenancyOptions) {
+    this.#opts = opts;
+  }
+
+  async init(): Promise<void> {
+    if (this.#registry) return;
+    const pair = await openDbPair(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, registrySchema);
+    await this.locks.run(REGISTRY_LOCK, () => migrateIfBehind(pair, "registry"));
+    this.#registry = pair;
+  }
+
+  get registry(): DbPair<RegistrySchema> {
+    if (!this.#registry) throw new Error("tenancy not initialised");
+    return this.#registry;
+  }
+
+  urlFor(partnerId: string): string {
+    return this.#opts.urlTemplate.replaceAll("{partnerId}", partnerId).replaceAll("{TENANTS_DIR}", this.#opts.tenantsDir);
+  }
+
+  /** True when the registry lists the partner. Positive answers are cached. */
+  async partnerExists(partnerId: string): Promise<boolean> {
+    if (this.#knownPartners.has(partnerId)) return true;
+    const rows = await this.registry.read.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
+    if (rows.length > 0) this.#knownPartners.add(partnerId);
+    return rows.length > 0;
+  }
+
+  async listPartners(): Promise<Array<{ id: string; name: string; createdAt: string }>> {
+    return this.registry.read.select().from(partners).orderBy(partners.id);
+  }
+
+  /** Creates (for local files), migrates and registers a partner; idempotent. */
+  async provision(partnerId: string, name: string, now: string): Promise<{ id: string; name: string; created: boolean }> {
+    if (!PARTNER_ID_RE.test(partnerId)) throw new Error(`invalid partnerId ${JSON.stringify(partnerId)}`);
+    const pair = await openDbPair(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
+    try {
+      await this.locks.run(partnerId, () => migrateIfBehind(pair, "tenant"));
+    } finally {
+      pair.close();
+    }
+    return this.locks.run(REGISTRY_LOCK, async () => {
+      const existing = await this.registry.write.select().from(partners).where(eq(partners.id, partnerId));
+      if (existing[0]) return { id: partnerId, name: existing[0].name, created: false };
+      await this.registry.write.insert(partners).values({ id: partnerId, name, createdAt: now });
+      this.#knownPartners.add(partnerId);
+      return { id: partnerId, name, created: true };
+    });
+  }
+
+  async migrate(partnerId: string): Promise<boolean> {
+    if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
+    const handle = await this.acquire(partnerId);
+    try {
+      return await this.locks.run(partnerId, () => migrateIfBehind(handle.db, "tenant"));
+    } finally {
+      this.release(handle);
+    }
+  }
+
+  /**
+   * Opens (or reuses) a registered partner's database and pins it until release().
+   * Callers must have checked partnerExists first; this never provisions.
+   */
+  async acquire(partnerId: string): Promise<TenantHandle> {
+    let handle = this.#cache.get(partnerId);
+    if (handle) {
+      // LRU: move to the newest end.
+      this.#cache.delete(partnerId);
+      this.#cache.set(partnerId, handle);
+    } else {
+      let opening = this.#opening.get(partnerId);
+      if (!opening) {
+        opening = this.#open(partnerId);
+        this.#opening.set(partnerId, opening);
+      }
+      try {
+        handle = await opening;
+      } finally {
+        this.#opening.delete(partnerId);
+      }
+    }
+    handle.inFlight++;
+    return handle;
+  }
+
+  release(handle: TenantHandle): void {
+    handle.inFlight--;
+  }
+
+  async #open(partnerId: string): Promise<TenantHandle> {
+    const url = this.urlFor(partnerId);
+    // A registered local partner whose file vanished must not be silently recreated empty.
+    if (url.startsWith("file:") && !existsSync(url.slice("file:".length))) {
+      throw new Error(`database file of partner ${partnerId} is missing`);
+    }
+    const db = await openDbPair(url, tenantSchema, this.#opts.authToken);
+    await this.locks.run(partnerId, () => migrateIfBehind(db, "tenant"));
+    const handle: TenantHandle = { partnerId, db, inFlight: 0, memo: new Map() };
+    this.#cache.set(partnerId, handle);
+    this.#evict();
+    return handle;
+  }
+
+  #evict(): void {
+    if (this.#cache.size <= this.#opts.cacheSize) return;
+    for (const [id, h] of this.#cache) {
+      if (this.#cache.size <= this.#opts.cacheSize) break;
+      if (h.inFlight > 0 || this.locks.isLocked(id)) continue;
+      this.#cache.delete(id);
+      h.db.close();
+    }
+  }
+
+  get openCount(): number {
+    return this.#cache.size;
+  }
+
+  /** Runs fn in one write transaction under the partner's lock. */
+  async writeTx<T>(handle: TenantHandle, fn: (tx: TenantTx) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
+    return this.locks.run(
+      handle.partnerId,
+      async () => {
+        try {
+          return await handle.db.write.transaction(fn);
+        } catch (err) {
+          // A database error can make the pool drop and replace its connection; re-apply pragmas.
+          if (err instanceof LibsqlError) await handle.db.reconfigure().catch(() => {});
+          throw err;
+        }
+      },
+      lockTimeoutMs,
+    );
+  }
+
+  /** Registry index of a user's partners (GET /api/me). */
+  async partnersOf(userId: string): Promise<Array<{ partnerId: string; name: string; role: string }>> {
+    return this.registry.read
+      .select({ partnerId: userPartners.partnerId, name: partners.name, role: userPartners.role })
+      .from(userPartners)
+      .innerJoin(partners, eq(partners.id, userPartners.partnerId))
+      .where(and(eq(userPartners.userId, userId), eq(userPartners.status, "active")))
+      .orderBy(userPartners.partnerId);
+  }
+
+  async indexMembership(userId: string, partnerId: string, role: string, status: string, now: string): Promise<void> {
+    await this.locks.run(REGISTRY_LOCK, async () => {
+      await this.registry.write
+        .insert(userPartners)
+        .values({ userId, partnerId, role, status, updatedAt: now })
+        .onConflictDoUpdate({ target: [userPartners.userId, userPartners.partnerId], set: { role, status, updatedAt: now } });
+    });
+  }
+
+  close(): void {
+    for (const h of this.#cache.values()) h.db.close();
+    this.#cache.clear();
+    this.#registry?.close();
+    this.#registry = undefined;
+  }
+}

@@ -1,0 +1,104 @@
+// Every test file gets its own TENANTS_DIR, deps and app; nothing is shared.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "../src/env.ts";
+import { createDeps, type Deps, type Clock } from "../src/deps.ts";
+import { createApp } from "../src/app.ts";
+import { mintToken, type MintOptions } from "../src/platform/auth/mint.ts";
+import { upsertMember } from "../src/platform/tenancy/members.ts";
+import type { Role } from "../src/platform/auth/capabilities.ts";
+
+export const TEST_SECRET = "test-secret-of-at-least-32-bytes-long!!";
+
+export interface TestEnv {
+  dir: string;
+  deps: Deps;
+  app: ReturnType<typeof createApp>;
+  provision(partnerId: string): Promise<void>;
+  member(partnerId: string, userId: string, role: Role, displayName?: string): Promise<void>;
+  token(userId: string, opts?: MintOptions): Promise<string>;
+  /** A request through app.fetch with JSON in and out. */
+  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  close(): void;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  idem?: string | false;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export class MutableClock implements Clock {
+  constructor(public current = new Date()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export async function createTestEnv(env: Record<string, string> = {}, overrides: Partial<Omit<Deps, "config">> = {}): Promise<TestEnv> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  const config = loadConfig({
+    TENANTS_DIR: dir,
+    DASHBOARD_JWT_SECRET: TEST_SECRET,
+    DATA_KEK: randomBytes(32).toString("base64"),
+    JOBS: "off",
+    RATE_LIMIT_PER_MINUTE: "0",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+  const deps = await createDeps(config, overrides);
+  const app = createApp(deps);
+  let n = 0;
+  const te: TestEnv = {
+    dir,
+    deps,
+    app,
+    async provision(partnerId) {
+      await deps.tenancy.provision(partnerId, partnerId, deps.clock.now().toISOString());
+    },
+    async member(partnerId, userId, role, displayName) {
+      await upsertMember(deps, { partnerId, userId, role, displayName });
+    },
+    token: (userId, opts) => mintToken(TEST_SECRET, userId, { now: deps.clock.now(), ...opts }),
+    async call(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers["content-type"] ??= "application/json";
+      }
+      if (method !== "GET" && opts.idem !== false && headers["idempotency-key"] === undefined) {
+        headers["idempotency-key"] = opts.idem ?? `k-${++n}-${Math.random().toString(36).slice(2)}`;
+      }
+      const res = await app.fetch(new Request(`http://test.local${path}`, { method, headers, body }));
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* non-JSON bodies stay text */
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    close() {
+      deps.tenancy.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return te;
+}
