@@ -4,3 +4,8 @@ export * from "../platform/idempotency/idempotency.tables.ts";
 export * from "../platform/jobs/jobs.tables.ts";
 export * from "../platform/outbox/outbox.tables.ts";
 export * from "../assets/views/views.tables.ts";
+export * from "../assets/master-data/master-data.tables.ts";
+export * from "../assets/items/items.tables.ts";
+export * from "../assets/identity/identity.tables.ts";
+export * from "../assets/custody/custody.tables.ts";
+export * from "../assets/movements/movements.tables.ts";
