@@ -1,0 +1,3 @@
+import type { AnyRoute } from "../../platform/http/define-route.ts";
+
+export const routes: AnyRoute[] = [];
