@@ -27,7 +27,8 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
   const app = new Hono();
   const table = routes.map((r) => ({
     method: r.method.toUpperCase(),
-    re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "/?$"),
+    // Exact paths only: Hono routes strictly, so `/x/` is not `/x` and must be a 404, not a 405.
+    re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$"),
   }));
 
   app.use(async (c, next) => {
@@ -67,10 +68,14 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
 
   app.onError((err, c) => {
     if (err instanceof AppError) return problemResponse(c, err);
+    // Only the error's class and driver code: messages can carry SQL parameters.
+    const cause = (err as { cause?: { code?: unknown } }).cause;
     deps.log.error("unhandled error", {
       requestId: c.get("requestId" as never),
       route: c.req.routePath,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      method: c.req.method,
+      error: err instanceof Error ? err.name : typeof err,
+      code: (err as { code?: unknown }).code ?? cause?.code,
     });
     return problemResponse(c, new AppError("internal_error", "an unexpected error occurred"));
   });

@@ -28,6 +28,8 @@ export async function listCapabilities(ctx: RequestCtx) {
   };
 }
 
+const NEVER_EXPIRES = "9999-12-31T23:59:59.999Z";
+
 /** Replaces one capability's role defaults and grants; never leaves the partner without an admin. */
 export async function replaceCapability(ctx: RequestCtx, key: Capability, input: z.output<typeof ReplaceCapability>) {
   const roleDefaults = [...new Set(input.roleDefaults)] as Role[];
@@ -51,7 +53,8 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
         ...input.grants.map((g) => ({ capability: key, userId: g.userId, expiresAt: g.expiresAt })),
       ],
     };
-    const adminLeft = members.some((m) => effectiveCapabilities(next, m.userId, m.role, ctx.nowIso).has("ams_admin"));
+    // Judged as of the far future: a holder whose grant expires would later leave the partner locked out.
+    const adminLeft = members.some((m) => effectiveCapabilities(next, m.userId, m.role, NEVER_EXPIRES).has("ams_admin"));
     if (!adminLeft) throw new AppError("state_conflict", "this change would leave no active member holding ams_admin");
 
     const prev = (await tx.select().from(capabilitySettings).where(eq(capabilitySettings.key, key)))[0];

@@ -1,6 +1,6 @@
 // Partner access: the registry must list the partner and the partner's database
 // must hold an active membership for the caller. Both failures are the same 403.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { AppError } from "../errors/app-error.ts";
 import type { Deps } from "../../deps.ts";
 import type { Querier } from "../http/context.ts";
@@ -51,15 +51,30 @@ export function forgetCapabilityConfig(tenant: TenantHandle): void {
   tenant.memo.delete(CONFIG_MEMO);
 }
 
+/** The per-request membership read, built once per open partner database. */
+function memberLookup(tenant: TenantHandle) {
+  const key = "memberLookup";
+  let q = tenant.memo.get(key) as ReturnType<typeof buildMemberLookup> | undefined;
+  if (!q) {
+    q = buildMemberLookup(tenant);
+    tenant.memo.set(key, q);
+  }
+  return q;
+}
+
+function buildMemberLookup(tenant: TenantHandle) {
+  return tenant.db.read
+    .select({ id: memberships.id, role: memberships.role, status: memberships.status })
+    .from(memberships)
+    .where(eq(memberships.userId, sql.placeholder("userId")))
+    .prepare();
+}
+
 export async function resolveMember(deps: Deps, partnerId: string, userId: string, now: Date): Promise<ResolvedMember> {
   if (!(await deps.tenancy.partnerExists(partnerId))) throw new AppError("partner_access_denied", "no access to this partner");
   const tenant = await deps.tenancy.acquire(partnerId);
   try {
-    const rows = await tenant.db.read
-      .select({ id: memberships.id, role: memberships.role, status: memberships.status })
-      .from(memberships)
-      .where(eq(memberships.userId, userId));
-    const m = rows[0];
+    const m = (await memberLookup(tenant).execute({ userId }))[0];
     if (!m || m.status !== "active") throw new AppError("partner_access_denied", "no access to this partner");
     const cfg = await capabilityConfig(tenant);
     return {

@@ -42,6 +42,8 @@ export class Tenancy {
   #registry: DbPair<RegistrySchema> | undefined;
   #cache = new Map<string, TenantHandle>();
   #opening = new Map<string, Promise<TenantHandle>>();
+  /** Acquirers waiting on an open: the fresh handle must not be evicted before they pin it. */
+  #waiting = new Map<string, number>();
   #knownPartners = new Set<string>();
 
   constructor(opts: TenancyOptions) {
@@ -120,18 +122,26 @@ export class Tenancy {
         opening = this.#open(partnerId);
         this.#opening.set(partnerId, opening);
       }
+      this.#waiting.set(partnerId, (this.#waiting.get(partnerId) ?? 0) + 1);
       try {
         handle = await opening;
       } finally {
         this.#opening.delete(partnerId);
+        const left = (this.#waiting.get(partnerId) ?? 1) - 1;
+        if (left > 0) this.#waiting.set(partnerId, left);
+        else this.#waiting.delete(partnerId);
       }
     }
     handle.inFlight++;
+    // Only after pinning: evicting first could close the handle just returned.
+    this.#evict();
     return handle;
   }
 
   release(handle: TenantHandle): void {
     handle.inFlight--;
+    // Handles busy when the cache overflowed are closed once idle.
+    if (handle.inFlight === 0) this.#evict();
   }
 
   async #open(partnerId: string): Promise<TenantHandle> {
@@ -144,7 +154,6 @@ export class Tenancy {
     await this.locks.run(partnerId, () => migrateIfBehind(db, "tenant"));
     const handle: TenantHandle = { partnerId, db, inFlight: 0, memo: new Map() };
     this.#cache.set(partnerId, handle);
-    this.#evict();
     return handle;
   }
 
@@ -152,7 +161,7 @@ export class Tenancy {
     if (this.#cache.size <= this.#opts.cacheSize) return;
     for (const [id, h] of this.#cache) {
       if (this.#cache.size <= this.#opts.cacheSize) break;
-      if (h.inFlight > 0 || this.locks.isLocked(id)) continue;
+      if (h.inFlight > 0 || this.#waiting.has(id) || this.locks.isLocked(id)) continue;
       this.#cache.delete(id);
       h.db.close();
     }

@@ -1,0 +1,120 @@
+// Contract §5/§8: both family documents are valid OpenAPI 3.1, served without a
+// session, and the committed inventories match the routes in code.
+import { test, expect, afterAll, describe } from "bun:test";
+import { readFileSync } from "node:fs";
+import { z } from "@hono/zod-openapi";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { allRoutes } from "../../src/routes.ts";
+import { buildOpenApiDocument, inventoryOf } from "../../src/platform/openapi/document.ts";
+import { defineRoute } from "../../src/platform/http/define-route.ts";
+import { INVENTORY_FAMILIES, inventoryPath } from "../../scripts/openapi-inventory.ts";
+import { createTestEnv } from "../harness.ts";
+
+const env = await createTestEnv();
+afterAll(() => env.close());
+
+type Operation = { operationId?: string; security?: unknown[]; responses?: Record<string, unknown> };
+type Doc = {
+  openapi: string;
+  jsonSchemaDialect: string;
+  info: { version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+};
+const OPERATION_METHODS = ["get", "post", "put", "patch", "delete"];
+
+function operations(doc: Doc): Array<[string, string, Operation]> {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => OPERATION_METHODS.includes(m))
+      .map(([m, op]): [string, string, Operation] => [m, path, op]),
+  );
+}
+
+const served: Record<string, Doc> = {};
+
+for (const family of ["assets", "planning"] as const) {
+  describe(`${family} document`, () => {
+    test("is served without a session and is OpenAPI 3.1 with the 2020-12 dialect and bearer auth", async () => {
+      const res = await env.call("GET", `/api/${family}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("application/json");
+      expect(res.headers.get("api-version")).toBe("1");
+      const doc = res.body as Doc;
+      served[family] = doc;
+      expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+      expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
+      expect(doc.info.version).toMatch(/^1\.\d+\.\d+$/);
+      expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+      // The served document is the one built from the registry.
+      expect(doc).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(family, allRoutes))));
+    });
+
+    test("every operation has a unique operationId; session operations require bearer auth", async () => {
+      const doc = served[family] ?? ((await env.call("GET", `/api/${family}/openapi.json`)).body as Doc);
+      const ops = operations(doc);
+      expect(ops.length).toBe(allRoutes.filter((r) => r.family === family).length);
+      const ids = ops.map(([, , op]) => op.operationId);
+      for (const [m, p, op] of ops) expect(`${m} ${p}: ${typeof op.operationId}`).toBe(`${m} ${p}: string`);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const r of allRoutes.filter((x) => x.family === family)) {
+        const op = doc.paths[r.path]?.[r.method];
+        expect(op?.operationId).toBe(r.operationId);
+        if (r.auth === "session") expect(op?.security).toEqual([{ bearerAuth: [] }]);
+        if (r.auth === "session") expect(Object.keys(op?.responses ?? {})).toContain("401");
+      }
+    });
+
+    test("passes @seriousme/openapi-schema-validator", async () => {
+      const doc = served[family] ?? ((await env.call("GET", `/api/${family}/openapi.json`)).body as Doc);
+      const validator = new Validator();
+      const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+      if (!result.valid) console.error(JSON.stringify(result.errors, null, 2));
+      expect(result.valid).toBe(true);
+      expect(validator.version).toStartWith("3.1");
+    });
+
+    test("the interactive reference is served as HTML without a session", async () => {
+      const res = await env.call("GET", `/api/${family}/docs`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("text/html");
+      expect(String(res.body)).toContain(`/api/${family}/openapi.json`);
+    });
+  });
+}
+
+test("operationIds are unique across both documents", () => {
+  const ids = (["assets", "planning"] as const).flatMap((f) => operations(buildOpenApiDocument(f, allRoutes) as unknown as Doc).map(([, , op]) => op.operationId));
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+});
+
+describe("inventory drift", () => {
+  for (const family of INVENTORY_FAMILIES) {
+    test(`openapi/${family}.inventory.json matches the routes in code (run \`bun run openapi:inventory\` after changing routes)`, () => {
+      const committed = JSON.parse(readFileSync(inventoryPath(family), "utf8"));
+      expect(inventoryOf(buildOpenApiDocument(family, allRoutes))).toEqual(committed);
+    });
+  }
+
+  test("the drift check fails when a route is added without updating the inventory", () => {
+    const extra = defineRoute({
+      family: "assets",
+      method: "get",
+      path: "/drift-probe",
+      operationId: "getDriftProbe",
+      summary: "Not a real route",
+      auth: "session",
+      capability: "ams_view",
+      file: import.meta.path,
+      responses: { 200: { description: "ok", schema: z.object({ ok: z.boolean() }) } },
+      handler: async () => ({ status: 200, body: { ok: true } }),
+    });
+    const committed = JSON.parse(readFileSync(inventoryPath("assets"), "utf8"));
+    const computed = inventoryOf(buildOpenApiDocument("assets", [...allRoutes, extra]));
+    expect(computed).not.toEqual(committed);
+    expect(computed).toContainEqual({ method: "GET", path: "/drift-probe", operationId: "getDriftProbe" });
+    // A renamed operation is drift too.
+    const renamed = allRoutes.map((r) => (r.family === "assets" && r.operationId === "listSavedViews" ? { ...r, operationId: "listViews" } : r));
+    expect(inventoryOf(buildOpenApiDocument("assets", renamed))).not.toEqual(committed);
+  });
+});
