@@ -1,0 +1,26 @@
+// `npm run jobs -- <name|all> [--partner P]`: one pass of a scheduled job, through
+// the same wrapper (leases, run records) the in-process scheduler uses.
+import { createJobRegistry } from "../src/jobs/registry.ts";
+import { runJob, type JobOutcome } from "../src/jobs/run-job.ts";
+import { PARTNER_ID_RE } from "../src/platform/tenancy/tenancy.ts";
+import { CliError, CliOutput, parseCli, runCli } from "./cli.ts";
+
+const USAGE = "jobs <name|all> [--partner P]";
+
+await runCli(async (cli) => {
+  const { values, positionals } = parseCli(process.argv.slice(2), { partner: { type: "string" } }, USAGE);
+  const name = positionals[0];
+  if (!name) throw new CliError(`a job name is required\nusage: ${USAGE}`);
+  if (positionals.length > 1) throw new CliError(`unexpected argument ${positionals[1]}\nusage: ${USAGE}`);
+  // Resolve before opening anything, so an unknown name fails fast.
+  const jobs = createJobRegistry().resolve(name);
+  const partnerId = values.partner;
+  if (partnerId !== undefined && !PARTNER_ID_RE.test(partnerId)) throw new CliError(`invalid partnerId ${JSON.stringify(partnerId)}`);
+
+  const deps = await cli.deps();
+  if (partnerId !== undefined && !(await deps.tenancy.partnerExists(partnerId))) throw new CliError(`unknown partner ${partnerId}`);
+  const outcomes: JobOutcome[] = [];
+  for (const job of jobs) outcomes.push(...(await runJob(deps, job, { partnerId })));
+  // Printed either way; a failed run also makes the exit code 1 for scripts and cron.
+  return new CliOutput(outcomes, outcomes.some((o) => o.status === "failed") ? 1 : 0);
+});

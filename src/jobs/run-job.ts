@@ -1,0 +1,248 @@
+// The one catch-all wrapper around every job run. Per partner it takes the job's
+// lease in that partner's database (so two service instances, or the scheduler and
+// the CLI, never run the same partner's job at once), runs the job, releases the
+// lease and records the outcome in job_runs. Whatever the job does, the wrapper
+// resolves: a failure is logged and recorded, never thrown.
+import { and, eq, lte } from "drizzle-orm";
+import { hostname } from "node:os";
+import type { Deps } from "../deps.ts";
+import type { Querier } from "../platform/http/context.ts";
+import { jobLeases, jobRuns } from "../platform/jobs/jobs.tables.ts";
+import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
+import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./registry.ts";
+
+export type RunStatus = "succeeded" | "failed" | "skipped";
+
+export interface JobOutcome {
+  job: string;
+  /** null for a job that does not run per partner. */
+  partnerId: string | null;
+  runId: string;
+  status: RunStatus;
+  processed: number;
+  detail?: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface RunJobOptions {
+  /** One partner; omitted → every registered partner (per-partner jobs only). */
+  partnerId?: string;
+  /** Lease holder id; defaults to this process. Tests pass two to play two instances. */
+  holder?: string;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_LEASE_SECONDS = 600;
+const DETAIL_MAX = 500;
+
+/** Identifies this process as a lease holder: host, pid and a random part (pids repeat). */
+export const processHolderId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+
+/** Runs one job once: for one partner, every partner, or globally. Never rejects. */
+export async function runJob(deps: Deps, job: JobDefinition, opts: RunJobOptions = {}): Promise<JobOutcome[]> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const holder = opts.holder ?? processHolderId;
+  if (!job.perPartner) return [await runGlobal(deps, job, signal)];
+  let partnerIds: string[];
+  try {
+    partnerIds = opts.partnerId ? [opts.partnerId] : (await deps.tenancy.listPartners()).map((p) => p.id);
+  } catch (err) {
+    deps.log.error("job could not list partners", { job: job.name, ...errorFacts(err) });
+    const at = deps.clock.now().toISOString();
+    return [{ job: job.name, partnerId: null, runId: deps.newId(), status: "failed", processed: 0, detail: "could not list partners", startedAt: at, finishedAt: at }];
+  }
+  const outcomes: JobOutcome[] = [];
+  // One partner at a time: bounded memory and open handles, whatever the partner count.
+  for (const partnerId of partnerIds) {
+    if (signal.aborted) break;
+    outcomes.push(await runForPartner(deps, job, partnerId, holder, signal));
+  }
+  return outcomes;
+}
+
+async function runGlobal(deps: Deps, job: GlobalJob, signal: AbortSignal): Promise<JobOutcome> {
+  const runId = deps.newId();
+  const now = deps.clock.now();
+  const startedAt = now.toISOString();
+  const finish = (status: RunStatus, processed: number, detail?: string): JobOutcome => ({
+    job: job.name, partnerId: null, runId, status, processed, detail, startedAt, finishedAt: deps.clock.now().toISOString(),
+  });
+  try {
+    const r = await job.run({ deps, job: job.name, runId, now, log: deps.log, signal });
+    const outcome = finish("succeeded", r.processed, r.detail);
+    deps.log.info("job succeeded", { job: job.name, runId, processed: r.processed });
+    return outcome;
+  } catch (err) {
+    deps.log.error("job failed", { job: job.name, runId, ...errorFacts(err) });
+    return finish("failed", 0, failureDetail(err));
+  }
+}
+
+async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, holder: string, signal: AbortSignal): Promise<JobOutcome> {
+  const runId = deps.newId();
+  const now = deps.clock.now();
+  const startedAt = now.toISOString();
+  const base = { job: job.name, partnerId, runId, startedAt };
+
+  let handle: TenantHandle;
+  try {
+    if (!(await deps.tenancy.partnerExists(partnerId))) {
+      return { ...base, status: "failed", processed: 0, detail: `unknown partner ${partnerId}`, finishedAt: startedAt };
+    }
+    handle = await deps.tenancy.acquire(partnerId);
+  } catch (err) {
+    // Without the database there is nowhere to record the run: log only.
+    deps.log.error("job could not open partner database", { job: job.name, partnerId, runId, ...errorFacts(err) });
+    return { ...base, status: "failed", processed: 0, detail: "partner database unavailable", finishedAt: deps.clock.now().toISOString() };
+  }
+
+  const writeTx = <T>(fn: (tx: Querier) => Promise<T>) =>
+    deps.tenancy.writeTx(handle, (tx) => fn(tx as unknown as Querier));
+
+  let outcome: JobOutcome;
+  try {
+    const leaseMs = (job.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+    let lease: { taken: true } | { taken: false; holder: string; expiresAt: string };
+    try {
+      lease = await takeLease(writeTx, job.name, holder, now, leaseMs);
+    } catch (err) {
+      deps.log.error("job lease failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
+      outcome = { ...base, status: "failed", processed: 0, detail: failureDetail(err), finishedAt: deps.clock.now().toISOString() };
+      await record(deps, writeTx, outcome);
+      return outcome;
+    }
+    if (!lease.taken) {
+      outcome = {
+        ...base,
+        status: "skipped",
+        processed: 0,
+        detail: `lease held by ${lease.holder} until ${lease.expiresAt}`,
+        finishedAt: deps.clock.now().toISOString(),
+      };
+      deps.log.info("job skipped", { job: job.name, partnerId, runId, holder: lease.holder });
+      await record(deps, writeTx, outcome);
+      return outcome;
+    }
+
+    // Renew the lease while a long run is still working, so nobody takes it over mid-run.
+    const renew = setInterval(() => {
+      const until = new Date(deps.clock.now().getTime() + leaseMs).toISOString();
+      writeTx((tx) => tx.update(jobLeases).set({ expiresAt: until }).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, holder)))).catch(
+        (err: unknown) => deps.log.warn("job lease renewal failed", { job: job.name, partnerId, runId, ...errorFacts(err) }),
+      );
+    }, Math.max(1000, leaseMs / 3));
+    renew.unref();
+
+    let result: JobResult | undefined;
+    let failure: unknown;
+    try {
+      result = await job.run({
+        deps,
+        job: job.name,
+        runId,
+        now,
+        log: deps.log,
+        signal,
+        partnerId,
+        tenant: handle,
+        db: handle.db.read as unknown as Querier,
+        withTx: writeTx,
+      });
+    } catch (err) {
+      failure = err ?? new Error("job threw a nullish value");
+    } finally {
+      clearInterval(renew);
+    }
+
+    try {
+      await writeTx((tx) => tx.delete(jobLeases).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, holder))));
+    } catch (err) {
+      // The lease then simply expires; the run itself is still recorded below.
+      deps.log.warn("job lease release failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
+    }
+
+    if (result) {
+      outcome = { ...base, status: "succeeded", processed: result.processed, detail: clip(result.detail), finishedAt: deps.clock.now().toISOString() };
+      deps.log.info("job succeeded", { job: job.name, partnerId, runId, processed: result.processed });
+    } else {
+      deps.log.error("job failed", { job: job.name, partnerId, runId, ...errorFacts(failure) });
+      outcome = { ...base, status: "failed", processed: 0, detail: failureDetail(failure), finishedAt: deps.clock.now().toISOString() };
+    }
+    await record(deps, writeTx, outcome);
+    return outcome;
+  } finally {
+    deps.tenancy.release(handle);
+  }
+}
+
+type WriteTx = <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>;
+
+/**
+ * Insert the lease, or take it over when it has expired, in one statement: the
+ * conflict update only applies when the held lease is past its expiry, so of two
+ * racing instances exactly one sees a changed row.
+ */
+async function takeLease(
+  writeTx: WriteTx,
+  job: string,
+  holder: string,
+  now: Date,
+  leaseMs: number,
+): Promise<{ taken: true } | { taken: false; holder: string; expiresAt: string }> {
+  const nowIso = now.toISOString();
+  const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
+  return writeTx(async (tx) => {
+    const r = await tx
+      .insert(jobLeases)
+      .values({ job, holder, expiresAt })
+      .onConflictDoUpdate({ target: jobLeases.job, set: { holder, expiresAt }, setWhere: lte(jobLeases.expiresAt, nowIso) });
+    if (r.rowsAffected > 0) return { taken: true } as const;
+    const held = (await tx.select().from(jobLeases).where(eq(jobLeases.job, job)))[0];
+    return { taken: false, holder: held?.holder ?? "unknown", expiresAt: held?.expiresAt ?? "unknown" } as const;
+  });
+}
+
+async function record(deps: Deps, writeTx: WriteTx, o: JobOutcome): Promise<void> {
+  try {
+    await writeTx((tx) =>
+      tx.insert(jobRuns).values({
+        id: o.runId,
+        job: o.job,
+        status: o.status,
+        startedAt: o.startedAt,
+        finishedAt: o.finishedAt,
+        detail: o.detail ?? null,
+        processed: o.processed,
+      }),
+    );
+  } catch (err) {
+    deps.log.error("job run could not be recorded", { job: o.job, partnerId: o.partnerId, runId: o.runId, status: o.status, ...errorFacts(err) });
+  }
+}
+
+/** Facts safe for the shared log: the error's class and driver code, never its message (it can carry SQL parameters). */
+function errorFacts(err: unknown): Record<string, unknown> {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  return {
+    error: err instanceof Error ? err.name : typeof err,
+    code: (err as { code?: unknown } | undefined)?.code ?? cause?.code,
+  };
+}
+
+/**
+ * What the partner's own job_runs keeps: class and the first line of the message
+ * (Drizzle puts parameters on later lines), clipped.
+ */
+function failureDetail(err: unknown): string {
+  if (err instanceof Error) {
+    const firstLine = err.message.split("\n", 1)[0] ?? "";
+    return clip(`${err.name}: ${firstLine}`) ?? err.name;
+  }
+  return typeof err;
+}
+
+function clip(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  return s.length > DETAIL_MAX ? s.slice(0, DETAIL_MAX - 1) + "…" : s;
+}

@@ -1,0 +1,145 @@
+// env → deps → app → Bun.serve; the in-process scheduler unless JOBS=off; on the
+// first start with no partner, a `demo` partner with an owner and a ready token.
+import type { Server } from "bun";
+import { loadConfig, ConfigError, type Config } from "./env.ts";
+import { createDeps, type Deps } from "./deps.ts";
+import { createApp } from "./app.ts";
+import { startScheduler, type Scheduler } from "./jobs/scheduler.ts";
+import { mintToken } from "./platform/auth/mint.ts";
+import { upsertMember } from "./platform/tenancy/members.ts";
+
+export const DEMO_PARTNER = "demo";
+export const DEMO_OWNER = "demo-owner";
+
+export interface StartOptions {
+  /** Overrides config.port; 0 picks a free port. */
+  port?: number;
+  hostname?: string;
+  /** Where the start-up lines go (default stdout); tests capture them. */
+  print?: (line: string) => void;
+  /** Fakes for tests and the benchmark, as in createDeps. */
+  overrides?: Parameters<typeof createDeps>[1];
+  /** Set false to skip the first-run demo partner (the benchmark seeds its own). */
+  demo?: boolean;
+}
+
+export interface DemoInfo {
+  partnerId: string;
+  userId: string;
+  /** Absent when only a JWKS is configured: no token can be minted here then. */
+  token?: string;
+  curl?: string;
+  url: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  server: Server<undefined>;
+  scheduler: Scheduler;
+  /** Present when this start provisioned the demo partner. */
+  demo?: DemoInfo;
+  /** Stops listening, lets in-flight requests and jobs finish, closes the databases. */
+  stop(): Promise<void>;
+}
+
+/** Provisions `demo` with its owner when the registry lists no partner at all. */
+async function provisionDemo(deps: Deps, baseUrl: string): Promise<DemoInfo | undefined> {
+  if ((await deps.tenancy.listPartners()).length > 0) return undefined;
+  const now = deps.clock.now();
+  await deps.tenancy.provision(DEMO_PARTNER, "Demo", now.toISOString());
+  await upsertMember(deps, { partnerId: DEMO_PARTNER, userId: DEMO_OWNER, role: "owner", displayName: "Demo Owner" });
+  const url = `${baseUrl}/api/assets/saved-views?partnerId=${DEMO_PARTNER}`;
+  const demo: DemoInfo = { partnerId: DEMO_PARTNER, userId: DEMO_OWNER, url };
+  const { secret, issuer, audience } = deps.config.jwt;
+  if (secret) {
+    // Fresh AAL2 with a passkey, so step-up routes work with it for 15 minutes.
+    demo.token = await mintToken(secret, DEMO_OWNER, { aal: "aal2", amr: ["passkey"], ageSeconds: 0, ttlSeconds: 3600, now, issuer, audience });
+    demo.curl = `curl -H "Authorization: Bearer ${demo.token}" "${url}"`;
+  }
+  return demo;
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const print = opts.print ?? ((line: string) => process.stdout.write(line + "\n"));
+  const deps = await createDeps(config, opts.overrides);
+  let server: Server<undefined> | undefined;
+  let scheduler: Scheduler | undefined;
+  try {
+    const app = createApp(deps);
+    server = Bun.serve({ port: opts.port ?? config.port, hostname: opts.hostname, fetch: app.fetch });
+    const port = server.port ?? config.port;
+    const url = `http://localhost:${port}`;
+
+    const demo = opts.demo === false ? undefined : await provisionDemo(deps, url);
+    scheduler = startScheduler(deps);
+
+    print(`listening on ${url} (assets: ${url}/api/assets, planning: ${url}/api/planning, docs: ${url}/api/assets/docs)`);
+    if (demo) {
+      print(`first start: provisioned partner "${demo.partnerId}" with owner "${demo.userId}"`);
+      if (demo.token) {
+        print(`bearer token (AAL2 passkey, valid 1 h): ${demo.token}`);
+        print(`try: ${demo.curl}`);
+      } else {
+        print("no token printed: only DASHBOARD_JWKS_URL is configured; sign in through your identity provider");
+      }
+    } else if (opts.demo !== false && config.jwt.secret) {
+      print(`a token for a member: npm run token -- <userId>   (e.g. npm run token -- ${DEMO_OWNER})`);
+    }
+
+    let stopping: Promise<void> | undefined;
+    const srv = server;
+    const sch = scheduler;
+    return {
+      url,
+      port,
+      deps,
+      server: srv,
+      scheduler: sch,
+      demo,
+      stop: () =>
+        (stopping ??= (async () => {
+          // Stop accepting; in-flight requests finish, unless they take longer than 10 s.
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([
+            srv.stop(false),
+            new Promise<void>((r) => (timer = setTimeout(() => r(srv.stop(true)), 10_000))),
+          ]).finally(() => clearTimeout(timer));
+          await sch.stop();
+          deps.tenancy.close();
+        })()),
+    };
+  } catch (err) {
+    // A failed start must not leave a socket or open databases behind.
+    await scheduler?.stop();
+    await server?.stop(true);
+    deps.tenancy.close();
+    throw err;
+  }
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  const running = await startServer(config);
+  // Bun.cron reports a rejected callback as an unhandled rejection; runJob never
+  // rejects, but nothing in a job may take the whole service down either.
+  process.on("unhandledRejection", (reason) => {
+    running.deps.log.error("unhandled rejection", { error: reason instanceof Error ? reason.name : typeof reason });
+  });
+  const shutdown = (signal: string) => {
+    running.deps.log.info("shutting down", { signal });
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
