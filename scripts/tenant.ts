@@ -28,11 +28,11 @@ async function requirePartner(deps: Deps, partnerId: string): Promise<void> {
 /** Brings one partner up to date and reports the migration it now stands at. */
 async function migrateOne(deps: Deps, partnerId: string) {
   await requirePartner(deps, partnerId);
-  await deps.tenancy.migrate(partnerId);
+  const changed = await deps.tenancy.migrate(partnerId);
   const handle = await deps.tenancy.acquire(partnerId);
   try {
     const applied = await appliedMigrationMillis(handle.db.writeClient);
-    return { partnerId, appliedMigration: applied, upToDate: applied >= latestMigrationMillis("tenant") };
+    return { partnerId, migrated: changed, appliedMigration: applied, upToDate: applied >= latestMigrationMillis("tenant") };
   } finally {
     deps.tenancy.release(handle);
   }

@@ -122,6 +122,7 @@ CREATE INDEX `agreements_page_idx` ON `agreements` (`updated_at`,`id`);--> state
 CREATE INDEX `agreements_status_page_idx` ON `agreements` (`status`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `agreements_kind_page_idx` ON `agreements` (`kind`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `agreements_ends_idx` ON `agreements` (`ends_on`);--> statement-breakpoint
+CREATE INDEX `agreements_reference_ci_idx` ON `agreements` (lower("reference"));--> statement-breakpoint
 CREATE TABLE `catalog_categories` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
@@ -135,6 +136,7 @@ CREATE TABLE `catalog_categories` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `catalog_categories_code_uq` ON `catalog_categories` (`code`);--> statement-breakpoint
 CREATE INDEX `catalog_categories_page_idx` ON `catalog_categories` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `catalog_categories_status_page_idx` ON `catalog_categories` (`status`,`updated_at`,`id`);--> statement-breakpoint
 CREATE TABLE `catalog_models` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
@@ -151,6 +153,7 @@ CREATE TABLE `catalog_models` (
 --> statement-breakpoint
 CREATE INDEX `catalog_models_category_idx` ON `catalog_models` (`category_id`);--> statement-breakpoint
 CREATE INDEX `catalog_models_page_idx` ON `catalog_models` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `catalog_models_status_page_idx` ON `catalog_models` (`status`,`updated_at`,`id`);--> statement-breakpoint
 CREATE TABLE `locations` (
 	`id` text PRIMARY KEY NOT NULL,
 	`parent_id` text,
@@ -299,7 +302,9 @@ CREATE TABLE `checkouts` (
 CREATE INDEX `checkouts_page_idx` ON `checkouts` (`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_state_page_idx` ON `checkouts` (`state`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_item_state_idx` ON `checkouts` (`item_id`,`state`);--> statement-breakpoint
+CREATE INDEX `checkouts_item_page_idx` ON `checkouts` (`item_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_holder_idx` ON `checkouts` (`holder_kind`,`holder_id`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `checkouts_holder_id_idx` ON `checkouts` (`holder_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_due_idx` ON `checkouts` (`state`,`due_at`);--> statement-breakpoint
 CREATE TABLE `movements` (
 	`id` text PRIMARY KEY NOT NULL,

@@ -3,8 +3,9 @@ import { items } from "../items/items.tables.ts";
 import { locations } from "../master-data/master-data.tables.ts";
 
 /**
- * A reservation is a checkout in state `reserved` (window starts_at..ends_at);
- * starting it turns the same record `checked_out` with a due_at.
+ * A reservation is a checkout in state `reserved` (window [starts_at, ends_at));
+ * starting it turns the same record `checked_out` with a due_at and keeps the
+ * window as history. A direct checkout has starts_at = checked_out_at, no ends_at.
  */
 export const checkouts = sqliteTable(
   "checkouts",
@@ -16,9 +17,9 @@ export const checkouts = sqliteTable(
     state: text("state", { enum: ["reserved", "checked_out", "returned", "cancelled"] }).notNull(),
     holderKind: text("holder_kind", { enum: ["user", "party", "location"] }).notNull(),
     holderId: text("holder_id").notNull(),
-    /** Reservation window start, or when the checkout began. */
+    /** Reservation window start, or when a direct checkout began. */
     startsAt: text("starts_at").notNull(),
-    /** Reservation window end (reserved), or null once checked out. */
+    /** Reservation window end; null for a direct checkout. */
     endsAt: text("ends_at"),
     dueAt: text("due_at"),
     checkedOutAt: text("checked_out_at"),
@@ -37,7 +38,10 @@ export const checkouts = sqliteTable(
     index("checkouts_page_idx").on(t.updatedAt, t.id),
     index("checkouts_state_page_idx").on(t.state, t.updatedAt, t.id),
     index("checkouts_item_state_idx").on(t.itemId, t.state),
+    // Every counted GET /checkouts filter has an index of its own.
+    index("checkouts_item_page_idx").on(t.itemId, t.updatedAt, t.id),
     index("checkouts_holder_idx").on(t.holderKind, t.holderId, t.updatedAt, t.id),
+    index("checkouts_holder_id_idx").on(t.holderId, t.updatedAt, t.id),
     index("checkouts_due_idx").on(t.state, t.dueAt),
   ],
 );

@@ -6,7 +6,7 @@ import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/pag
 export const SURFACE_FILTERS = {
   owned: ["q", "lifecycle", "condition", "qualityStatus", "categoryId", "locationId", "availability"],
   loaned: ["q", "lifecycle", "condition", "qualityStatus", "categoryId", "locationId", "availability"],
-  checkouts: ["q", "state", "itemId", "holderKind", "holderId", "overdue"],
+  checkouts: ["state", "itemId", "holderKind", "holderId", "overdue"],
   shipments: ["q", "status"],
   audits: ["q", "status", "locationId"],
   "work-orders": ["q", "status", "itemId"],

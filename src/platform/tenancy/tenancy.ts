@@ -96,13 +96,15 @@ export class Tenancy {
     });
   }
 
+  /** Applies pending migrations; true when any were applied. */
   async migrate(partnerId: string): Promise<boolean> {
     if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
-    const handle = await this.acquire(partnerId);
+    // A direct connection rather than the cache: opening through the cache migrates already.
+    const pair = await openDbPair(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
     try {
-      return await this.locks.run(partnerId, () => migrateIfBehind(handle.db, "tenant"));
+      return await this.locks.run(partnerId, () => migrateIfBehind(pair, "tenant"));
     } finally {
-      this.release(handle);
+      pair.close();
     }
   }
 

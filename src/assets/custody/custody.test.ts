@@ -1,0 +1,478 @@
+// Custody told as a story: an item is reserved for next week, lent out now and
+// brought back before that, then the reservation is started, acknowledged,
+// extended, handed on and returned in a worse condition, with the failures
+// along the way. Master data and items are seeded with direct inserts so this
+// file does not depend on the routes that create them.
+import { test, expect, afterAll, beforeAll, describe } from "bun:test";
+import { and, asc, eq } from "drizzle-orm";
+import { createTestEnv, MutableClock } from "../../../test/harness.ts";
+import { locations, parties } from "../master-data/master-data.tables.ts";
+import { items } from "../items/items.tables.ts";
+import { movements } from "../movements/movements.tables.ts";
+import { routes } from "./index.ts";
+
+const P = "acme";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const T0 = new Date("2026-03-02T09:00:00.000Z");
+const clock = new MutableClock(new Date(T0));
+const env = await createTestEnv({}, { clock });
+afterAll(() => env.close());
+
+const at = (ms: number) => new Date(T0.getTime() + ms).toISOString();
+/** Tokens are minted at the clock's time, so mint one per call after the clock moves. */
+const tok = (user: string) => env.token(user);
+const url = (path: string) => `/api/assets${path}${path.includes("?") ? "&" : "?"}partnerId=${P}`;
+async function call(method: string, path: string, body?: unknown, user = "op-1", idem?: string | false) {
+  return env.call(method, url(path), { token: await tok(user), body, idem });
+}
+function expectProblem(res: { status: number; body: { code?: string } }, status: number, code: string) {
+  expect(`${res.status} ${res.body.code}`, JSON.stringify(res.body)).toBe(`${status} ${code}`);
+}
+function expectField(res: { status: number; body: { code?: string; errors?: Array<{ path: string }> } }, path: string) {
+  expectProblem(res, 400, "validation_failed");
+  expect((res.body.errors ?? []).map((e) => e.path)).toContain(path);
+}
+
+const ids = { warehouse: "", desk: "", rentals: "", archivedParty: "", item: "", other: "", planned: "", box: "", inBox: "" };
+
+async function tenantDb() {
+  return env.deps.tenancy.acquire(P);
+}
+async function itemRow(id: string) {
+  const h = await tenantDb();
+  try {
+    return (await h.db.read.select().from(items).where(eq(items.id, id)))[0]!;
+  } finally {
+    env.deps.tenancy.release(h);
+  }
+}
+async function movementsOf(itemId: string) {
+  const h = await tenantDb();
+  try {
+    return await h.db.read.select().from(movements).where(eq(movements.itemId, itemId)).orderBy(asc(movements.recordedAt), asc(movements.id));
+  } finally {
+    env.deps.tenancy.release(h);
+  }
+}
+
+beforeAll(async () => {
+  await env.provision(P);
+  await env.member(P, "op-1", "operator", "Olga Operator");
+  await env.member(P, "alice", "viewer", "Alice");
+  await env.member(P, "bob", "viewer", "Bob");
+  const now = clock.now().toISOString();
+  const meta = { createdAt: now, updatedAt: now, createdBy: "seed" };
+  for (const k of Object.keys(ids) as Array<keyof typeof ids>) ids[k] = env.deps.newId();
+  const item = (id: string, name: string, extra: Partial<typeof items.$inferInsert> = {}) => ({
+    id,
+    name,
+    ownership: "owned" as const,
+    tracking: "serialised" as const,
+    quantity: 1,
+    condition: "good" as const,
+    qualityStatus: "released" as const,
+    attributes: {},
+    lifecycle: "active" as const,
+    availability: "available" as const,
+    locationId: ids.warehouse,
+    ...meta,
+    ...extra,
+  });
+  const h = await tenantDb();
+  try {
+    await env.deps.tenancy.writeTx(h, async (tx) => {
+      await tx.insert(locations).values([
+        { id: ids.warehouse, name: "Warehouse", kind: "site", ...meta },
+        { id: ids.desk, name: "Front desk", kind: "room", parentId: ids.warehouse, ...meta },
+      ]);
+      await tx.insert(parties).values([
+        { id: ids.rentals, name: "Stage Rentals Ltd", kind: "organisation", ...meta },
+        { id: ids.archivedParty, name: "Gone Ltd", kind: "organisation", status: "archived", ...meta },
+      ]);
+      await tx.insert(items).values([
+        item(ids.item, "Projector"),
+        item(ids.other, "Tripod"),
+        item(ids.planned, "New laptop", { lifecycle: "planned" }),
+        item(ids.box, "Cable case"),
+      ]);
+      await tx.insert(items).values(item(ids.inBox, "HDMI cable", { containerId: ids.box }));
+    });
+  } finally {
+    env.deps.tenancy.release(h);
+  }
+});
+
+describe("a projector's week", () => {
+  const state = { aliceRes: "", rentalsRes: "", direct: "" };
+
+  test("reserved for next week; an overlapping reservation is 409, an adjacent one fits", async () => {
+    const r = await call("POST", "/reservations", {
+      itemId: ids.item,
+      holder: { kind: "user", id: "alice" },
+      startsAt: at(7 * DAY),
+      endsAt: at(9 * DAY),
+      note: "conference",
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ state: "reserved", holder: { kind: "user", id: "alice" }, startsAt: at(7 * DAY), endsAt: at(9 * DAY), dueAt: null, version: 1, overdue: false, createdBy: "op-1" });
+    expect(r.headers.get("location")).toBe(`/api/assets/checkouts/${r.body.id}?partnerId=${P}`);
+    state.aliceRes = r.body.id;
+    expect((await itemRow(ids.item)).availability).toBe("reserved");
+
+    const clash = await call("POST", "/reservations", {
+      itemId: ids.item,
+      holder: { kind: "party", id: ids.rentals },
+      startsAt: at(8 * DAY),
+      endsAt: at(10 * DAY),
+    });
+    expectProblem(clash, 409, "state_conflict");
+    expect(clash.body.detail).toContain(state.aliceRes);
+
+    // Windows are half-open: one may start exactly when the other ends.
+    const next = await call("POST", "/reservations", {
+      itemId: ids.item,
+      holder: { kind: "party", id: ids.rentals },
+      startsAt: at(9 * DAY),
+      endsAt: at(12 * DAY),
+    });
+    expect(next.status, JSON.stringify(next.body)).toBe(201);
+    state.rentalsRes = next.body.id;
+  });
+
+  test("reservation input is checked", async () => {
+    const base = { itemId: ids.item, holder: { kind: "user", id: "alice" } };
+    expectField(await call("POST", "/reservations", { ...base, startsAt: at(3 * DAY), endsAt: at(2 * DAY) }), "/body/endsAt");
+    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3 * DAY), endsAt: at(-2 * DAY) }), "/body/endsAt");
+    expectField(await call("POST", "/reservations", { ...base, startsAt: "next week", endsAt: at(2 * DAY) }), "/body/startsAt");
+    expectField(await call("POST", "/reservations", { ...base, itemId: env.deps.newId(), startsAt: at(DAY), endsAt: at(2 * DAY) }), "/body/itemId");
+    expectField(
+      await call("POST", "/reservations", { ...base, holder: { kind: "party", id: ids.archivedParty }, startsAt: at(DAY), endsAt: at(2 * DAY) }),
+      "/body/holder/id",
+    );
+  });
+
+  test("checked out now: a due time running into next week's reservation is 409, before it is fine", async () => {
+    const body = { itemId: ids.item, holder: { kind: "party", id: ids.rentals }, note: "rehearsal" };
+    const late = await call("POST", "/checkouts", { ...body, dueAt: at(7 * DAY + HOUR) });
+    expectProblem(late, 409, "state_conflict");
+    expect(late.body.detail).toContain(state.aliceRes);
+
+    const res = await call("POST", "/checkouts", { ...body, dueAt: at(3 * DAY) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      state: "checked_out",
+      holder: { kind: "party", id: ids.rentals },
+      dueAt: at(3 * DAY),
+      checkedOutAt: at(0),
+      startsAt: at(0),
+      endsAt: null,
+      note: "rehearsal",
+      overdue: false,
+    });
+    expect(res.headers.get("location")).toBe(`/api/assets/checkouts/${res.body.id}?partnerId=${P}`);
+    state.direct = res.body.id;
+    const item = await itemRow(ids.item);
+    expect(item.availability).toBe("checked_out");
+    expect(item.version).toBe(3); // reserved (+1), checked_out (+1)
+
+    const again = await call("POST", "/checkouts", { ...body, dueAt: at(2 * DAY) });
+    expectProblem(again, 409, "state_conflict");
+    expect(again.body.detail).toContain(state.direct);
+    // Reserving across the running checkout is refused too.
+    expectProblem(
+      await call("POST", "/reservations", { itemId: ids.item, holder: { kind: "user", id: "bob" }, startsAt: at(2 * DAY), endsAt: at(4 * DAY) }),
+      409,
+      "state_conflict",
+    );
+
+    const moves = await movementsOf(ids.item);
+    expect(moves.map((m) => m.kind)).toEqual(["checked_out"]);
+    expect(moves[0]).toMatchObject({ actorId: "op-1", holderKind: "party", holderId: ids.rentals, bizLocationId: ids.warehouse, checkoutId: state.direct });
+  });
+
+  test("checkout input and item state are checked", async () => {
+    const holder = { kind: "user", id: "bob" };
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(-HOUR) }), "/body/dueAt");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(0) }), "/body/dueAt");
+    expectField(await call("POST", "/checkouts", { itemId: env.deps.newId(), holder, dueAt: at(DAY) }), "/body/itemId");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "user", id: "nobody" }, dueAt: at(DAY) }), "/body/holder/id");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "location", id: env.deps.newId() }, dueAt: at(DAY) }), "/body/holder/id");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "robot", id: "r2" }, dueAt: at(DAY) }), "/body/holder/kind");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), expectedVersion: 1 }), "/body/expectedVersion");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: env.deps.newId() }), "/body/reservationId");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: state.aliceRes }), "/body/reservationId");
+    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), createdBy: "someone" }), "/body/createdBy");
+    const planned = await call("POST", "/checkouts", { itemId: ids.planned, holder, dueAt: at(DAY) });
+    expectProblem(planned, 409, "state_conflict");
+    expect(planned.body.detail).toContain("planned");
+    expect((await movementsOf(ids.other)).length).toBe(0);
+  });
+
+  test("a party holding it cannot acknowledge, nor can anyone else", async () => {
+    expectProblem(await call("POST", `/checkouts/${state.direct}/acknowledge`, {}, "alice"), 403, "not_holder");
+    expectProblem(await call("POST", `/checkouts/${state.direct}/acknowledge`, {}, "op-1"), 403, "not_holder");
+    expectProblem(await call("POST", `/checkouts/${env.deps.newId()}/acknowledge`, {}, "alice"), 404, "not_found");
+  });
+
+  test("overdue is derived from the clock", async () => {
+    clock.advance(3 * DAY + HOUR);
+    const overdue = await call("GET", "/checkouts?overdue=true");
+    expect(overdue.status, JSON.stringify(overdue.body)).toBe(200);
+    expect(overdue.body.total).toBe(1);
+    expect(overdue.body.filters).toEqual({ overdue: true });
+    expect(overdue.body.items[0]).toMatchObject({ id: state.direct, overdue: true });
+    const notOverdue = await call("GET", "/checkouts?overdue=false");
+    expect(notOverdue.body.total).toBe(2);
+    expect(notOverdue.body.items.every((c: { overdue: boolean }) => !c.overdue)).toBe(true);
+    const detail = await call("GET", `/checkouts/${state.direct}`);
+    expect(detail.body.overdue).toBe(true);
+  });
+
+  test("returned before next week: the item is reserved again", async () => {
+    const res = await call("POST", `/checkouts/${state.direct}/return`, { note: "all fine" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ state: "returned", returnedAt: at(3 * DAY + HOUR), returnCondition: null, returnLocationId: ids.warehouse, overdue: false, version: 2 });
+    const item = await itemRow(ids.item);
+    expect(item).toMatchObject({ availability: "reserved", condition: "good", locationId: ids.warehouse });
+    expectProblem(await call("POST", `/checkouts/${state.direct}/return`, {}), 409, "state_conflict");
+    expect((await call("GET", "/checkouts?overdue=true")).body.total).toBe(0);
+  });
+
+  test("the reservation is started next week by its holder only", async () => {
+    clock.advance(4 * DAY); // T+7d+1h
+    const body = { itemId: ids.item, reservationId: state.aliceRes, dueAt: at(8 * DAY) };
+    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "bob" } }), 409, "state_conflict");
+    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 7 }), 409, "version_conflict");
+    // Running into the next reservation is refused for a started one too.
+    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, dueAt: at(10 * DAY) }), 409, "state_conflict");
+
+    const res = await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      id: state.aliceRes,
+      state: "checked_out",
+      startsAt: at(7 * DAY),
+      endsAt: at(9 * DAY),
+      checkedOutAt: at(7 * DAY + HOUR),
+      dueAt: at(8 * DAY),
+      note: "conference",
+      version: 2,
+      acknowledgedAt: null,
+    });
+    expect((await itemRow(ids.item)).availability).toBe("checked_out");
+    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
+    expectProblem(await call("POST", `/reservations/${state.aliceRes}/cancel`, {}), 409, "state_conflict");
+  });
+
+  test("acknowledged by the holder, not by anyone else, and only once", async () => {
+    clock.advance(60_000);
+    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "bob"), 403, "not_holder");
+    const res = await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ acknowledgedBy: "alice", acknowledgedAt: clock.now().toISOString(), version: 3 });
+    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice"), 409, "state_conflict");
+    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, { expectedVersion: 1 }, "alice"), 409, "version_conflict");
+  });
+
+  test("extended with a reason, never into the next reservation", async () => {
+    clock.advance(60_000);
+    const path = `/checkouts/${state.aliceRes}/extend`;
+    expectField(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR) }), "/body/reason");
+    expectField(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "   " }), "/body/reason");
+    expectField(await call("POST", path, { dueAt: at(DAY), reason: "oops" }), "/body/dueAt");
+    const clash = await call("POST", path, { dueAt: at(10 * DAY), reason: "talk moved" });
+    expectProblem(clash, 409, "state_conflict");
+    expect(clash.body.detail).toContain(state.rentalsRes);
+    expectProblem(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 1 }), 409, "version_conflict");
+    const res = await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 3 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ dueAt: at(8 * DAY + 12 * HOUR), version: 4 });
+    expectProblem(await call("POST", `/checkouts/${state.direct}/extend`, { dueAt: at(8 * DAY), reason: "x" }), 409, "state_conflict");
+  });
+
+  test("the rentals reservation is released", async () => {
+    clock.advance(60_000);
+    const res = await call("POST", `/reservations/${state.rentalsRes}/cancel`, { reason: "they cancelled" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ state: "cancelled", version: 2 });
+    expectProblem(await call("POST", `/reservations/${state.rentalsRes}/cancel`, {}), 409, "state_conflict");
+    expectProblem(await call("POST", `/reservations/${env.deps.newId()}/cancel`, {}), 404, "not_found");
+  });
+
+  test("transferred to Bob: a movement, and the acknowledgement is reset", async () => {
+    clock.advance(60_000);
+    const path = `/checkouts/${state.aliceRes}/transfer`;
+    expectProblem(await call("POST", path, { holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
+    expectField(await call("POST", path, { holder: { kind: "party", id: env.deps.newId() } }), "/body/holder/id");
+    const res = await call("POST", path, { holder: { kind: "user", id: "bob" }, reason: "Alice is ill" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ holder: { kind: "user", id: "bob" }, acknowledgedAt: null, acknowledgedBy: null, version: 5 });
+    const moves = await movementsOf(ids.item);
+    const t = moves.at(-1)!;
+    expect(t).toMatchObject({ kind: "transferred", actorId: "op-1", holderKind: "user", holderId: "bob", checkoutId: state.aliceRes, reason: "Alice is ill" });
+    expect(t.data).toEqual({ fromHolder: { kind: "user", id: "alice" } });
+    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice"), 403, "not_holder");
+    clock.advance(60_000);
+    expect((await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "bob")).status).toBe(200);
+  });
+
+  test("returned in a worse condition at the front desk", async () => {
+    clock.advance(60_000);
+    const path = `/checkouts/${state.aliceRes}/return`;
+    expectField(await call("POST", path, { locationId: env.deps.newId() }), "/body/locationId");
+    expectField(await call("POST", path, { condition: "shattered" }), "/body/condition");
+    const before = await itemRow(ids.item);
+    const res = await call("POST", path, { condition: "poor", locationId: ids.desk, note: "lens scratched" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ state: "returned", returnCondition: "poor", returnLocationId: ids.desk, returnedAt: clock.now().toISOString(), version: 7 });
+    const item = await itemRow(ids.item);
+    expect(item).toMatchObject({ condition: "poor", locationId: ids.desk, availability: "available", version: before.version + 1, updatedAt: clock.now().toISOString() });
+
+    const moves = await movementsOf(ids.item);
+    expect(moves.map((m) => m.kind)).toEqual(["checked_out", "returned", "checked_out", "transferred", "returned"]);
+    expect(moves.every((m) => m.actorId === "op-1")).toBe(true);
+    expect(moves.at(-1)).toMatchObject({
+      fromLocationId: ids.warehouse,
+      toLocationId: ids.desk,
+      bizLocationId: ids.desk,
+      holderKind: "user",
+      holderId: "bob",
+      reason: "lens scratched",
+      data: { condition: "poor", fromCondition: "good" },
+    });
+  });
+
+  test("the record tells its history, newest first", async () => {
+    // Reads need only ams_view: a viewer holding the item can see it.
+    const detail = await call("GET", `/checkouts/${state.aliceRes}`, undefined, "bob");
+    expect(detail.status).toBe(200);
+    expect(detail.body.events.map((e: { kind: string }) => e.kind)).toEqual([
+      "returned",
+      "acknowledged",
+      "transferred",
+      "extended",
+      "acknowledged",
+      "checked_out",
+      "reserved",
+    ]);
+    const ext = detail.body.events[3];
+    expect(ext).toMatchObject({ actorId: "op-1", reason: "talk moved", data: { fromDueAt: at(8 * DAY), toDueAt: at(8 * DAY + 12 * HOUR) } });
+    expect(detail.body.events[1]).toMatchObject({ actorId: "bob" });
+    expectProblem(await call("GET", `/checkouts/${env.deps.newId()}`), 404, "not_found");
+  });
+});
+
+describe("more custody rules", () => {
+  test("a returned container brings its contents along", async () => {
+    const out = await call("POST", "/checkouts", { itemId: ids.box, holder: { kind: "location", id: ids.desk }, dueAt: at(20 * DAY) });
+    expect(out.status, JSON.stringify(out.body)).toBe(201);
+    const back = await call("POST", `/checkouts/${out.body.id}/return`, { locationId: ids.desk });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((await itemRow(ids.box)).locationId).toBe(ids.desk);
+    const cable = await itemRow(ids.inBox);
+    expect(cable).toMatchObject({ locationId: ids.desk, containerId: ids.box, version: 2 });
+    const moves = await movementsOf(ids.inBox);
+    expect(moves).toHaveLength(1);
+    expect(moves[0]).toMatchObject({ kind: "moved", fromLocationId: ids.warehouse, toLocationId: ids.desk, actorId: "op-1" });
+  });
+
+  test("an item on hold cannot leave", async () => {
+    const h = await tenantDb();
+    try {
+      await env.deps.tenancy.writeTx(h, (tx) => tx.update(items).set({ qualityStatus: "quarantined", availability: "on_hold" }).where(eq(items.id, ids.other)));
+    } finally {
+      env.deps.tenancy.release(h);
+    }
+    expectProblem(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "user", id: "bob" }, dueAt: at(20 * DAY) }), 409, "state_conflict");
+    const h2 = await tenantDb();
+    try {
+      await env.deps.tenancy.writeTx(h2, (tx) => tx.update(items).set({ qualityStatus: "released", availability: "available" }).where(eq(items.id, ids.other)));
+    } finally {
+      env.deps.tenancy.release(h2);
+    }
+  });
+
+  test("filters and paging", async () => {
+    const all = await call("GET", "/checkouts");
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(4);
+    expect(all.body.filters).toEqual({});
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null; total: number; limit: number } } = await call(
+        "GET",
+        `/checkouts?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(page.body.total).toBe(4);
+      expect(page.body.items.length).toBeLessThanOrEqual(1);
+      seen.push(...page.body.items.map((c) => c.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all.body.items.map((c: { id: string }) => c.id));
+
+    const returned = await call("GET", "/checkouts?state=returned,cancelled");
+    expect(returned.body.filters).toEqual({ state: ["returned", "cancelled"] });
+    expect(returned.body.total).toBe(4);
+    expect((await call("GET", "/checkouts?state=reserved")).body.total).toBe(0);
+    expect((await call("GET", `/checkouts?itemId=${ids.item}`)).body.total).toBe(3);
+    const bob = await call("GET", "/checkouts?holderKind=user&holderId=bob");
+    expect(bob.body.total).toBe(1);
+    expect(bob.body.filters).toEqual({ holderKind: ["user"], holderId: "bob" });
+    expect((await call("GET", `/checkouts?holderId=${ids.rentals}`)).body.total).toBe(2);
+    expect((await call("GET", "/checkouts?holderKind=location")).body.total).toBe(1);
+    expectField(await call("GET", "/checkouts?state=lost"), "/query/state");
+    expectField(await call("GET", "/checkouts?overdue=yes"), "/query/overdue");
+    expectField(await call("GET", "/checkouts?limit=201"), "/query/limit");
+    // A cursor is bound to its filters.
+    const first = await call("GET", "/checkouts?limit=1");
+    expectProblem(await call("GET", `/checkouts?state=returned&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`), 400, "invalid_cursor");
+  });
+
+  test("every custody mutation needs an Idempotency-Key", async () => {
+    const mutations = routes.filter((r) => r.method !== "get");
+    expect(mutations.length).toBe(7);
+    for (const r of mutations) {
+      const res = await call("POST", r.path.replace("{id}", env.deps.newId()), {}, "op-1", false);
+      expectProblem(res, 400, "idempotency_key_required");
+    }
+  });
+
+  test("a replay returns the first answer and writes nothing again", async () => {
+    const body = { itemId: ids.other, holder: { kind: "user", id: "alice" }, dueAt: at(20 * DAY) };
+    const first = await call("POST", "/checkouts", body, "op-1", "checkout-tripod-1");
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const replay = await call("POST", "/checkouts", body, "op-1", "checkout-tripod-1");
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotency-replayed")).toBe("true");
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get("location")).toBe(first.headers.get("location"));
+    expect((await movementsOf(ids.other)).filter((m) => m.kind === "checked_out")).toHaveLength(1);
+    const reuse = await call("POST", "/checkouts", { ...body, note: "changed" }, "op-1", "checkout-tripod-1");
+    expectProblem(reuse, 409, "idempotency_key_reuse");
+
+    const ret1 = await call("POST", `/checkouts/${first.body.id}/return`, { condition: "fair" }, "op-1", "return-tripod-1");
+    const ret2 = await call("POST", `/checkouts/${first.body.id}/return`, { condition: "fair" }, "op-1", "return-tripod-1");
+    expect(ret1.status).toBe(200);
+    expect(ret2.headers.get("idempotency-replayed")).toBe("true");
+    expect(ret2.body).toEqual(ret1.body);
+    const moves = await movementsOf(ids.other);
+    expect(moves.map((m) => m.kind)).toEqual(["checked_out", "returned"]);
+    const h = await tenantDb();
+    try {
+      const rows = await h.db.read.select().from(movements).where(and(eq(movements.itemId, ids.other), eq(movements.kind, "returned")));
+      expect(rows).toHaveLength(1);
+    } finally {
+      env.deps.tenancy.release(h);
+    }
+  });
+
+  test("the OpenAPI document carries every custody operation", async () => {
+    const doc = await env.call("GET", "/api/assets/openapi.json");
+    expect(doc.status).toBe(200);
+    const ops = Object.values(doc.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    for (const r of routes) expect(ops).toContain(r.operationId);
+    expect(doc.body.components.schemas.Checkout).toBeDefined();
+  });
+});
