@@ -1,3 +1,6 @@
 import type { AnyRoute } from "../../platform/http/define-route.ts";
+import { issueIdentifier } from "./routes/issue-identifier.ts";
+import { transitionIdentifier } from "./routes/transition-identifier.ts";
+import { resolveScan } from "./routes/resolve-scan.ts";
 
-export const routes: AnyRoute[] = [];
+export const routes: AnyRoute[] = [issueIdentifier, transitionIdentifier, resolveScan];

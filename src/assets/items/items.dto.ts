@@ -27,7 +27,8 @@ export const Item = z
     serialNumber: z.string().nullable(),
     condition: z.enum(CONDITIONS),
     qualityStatus: z.enum(QUALITY_STATUSES),
-    acquisitionCost: MoneyOut.nullable(),
+    // A union, not .nullable(): the OpenAPI generator drops null from a nullable $ref.
+    acquisitionCost: z.union([MoneyOut, z.null()]),
     acquiredOn: z.string().nullable(),
     attributes: z.record(z.string(), z.unknown()),
     lifecycle: z.enum(LIFECYCLES),

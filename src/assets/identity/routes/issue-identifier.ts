@@ -1,0 +1,32 @@
+import { defineRoute } from "../../../platform/http/define-route.ts";
+import { LocationHeader } from "../../../platform/http/common-schemas.ts";
+import { Identifier } from "../identity.dto.ts";
+import { IssueIdentifier } from "../identity.schemas.ts";
+import { issueIdentifier as issue } from "../identity.service.ts";
+
+export const issueIdentifier = defineRoute({
+  family: "assets",
+  method: "post",
+  path: "/identifiers/issue",
+  operationId: "issueIdentifier",
+  summary: "Issue an identifier (GS1 GIAI/SGTIN, serial, asset tag, URL, RFID EPC) for an item",
+  description:
+    "The value is validated and normalised (GS1 formats and check digits; a bad value is 400 at `/body/value` saying why). " +
+    "(scheme, value) is unique per partner, and every spelling of one key is the same identifier: a GS1 key and its EPC URN " +
+    "are one identifier, so issuing either when the other exists is 409 `duplicate`. Retired identifiers keep their value. " +
+    "Created `issued`. Beyond the spec: `companyPrefixLength` lets the service derive a GS1 key's EPC URI.",
+  tags: ["Identity"],
+  auth: "session",
+  capability: "ams_operate",
+  body: IssueIdentifier,
+  file: import.meta.path,
+  responses: { 201: { description: "The issued identifier", schema: Identifier, headers: LocationHeader } },
+  handler: async (ctx, { body, query }) => {
+    const identifier = await issue(ctx, body);
+    return {
+      status: 201,
+      body: identifier,
+      headers: { Location: `/api/assets/items/${identifier.itemId}?partnerId=${query.partnerId}` },
+    };
+  },
+});
