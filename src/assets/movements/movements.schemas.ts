@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { Id, Instant } from "../../platform/http/common-schemas.ts";
+import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { MOVEMENT_KINDS } from "./movements.service.ts";
 
 export const Holder = z
@@ -28,3 +30,27 @@ export const Movement = z
     data: z.record(z.string(), z.unknown()),
   })
   .openapi("Movement");
+
+// --- GET /movements and POST /movements/{id}/correct ---
+
+export const ListMovementsQuery = z.strictObject({
+  itemId: Id.optional(),
+  kind: csvEnum(MOVEMENT_KINDS),
+  from: Instant.optional().openapi({ description: "Only movements whose eventTime is at or after this instant (inclusive)." }),
+  to: Instant.optional().openapi({ description: "Only movements whose eventTime is before this instant (exclusive)." }),
+  ...PageQueryShape,
+});
+export type ListMovementsQuery = z.output<typeof ListMovementsQuery>;
+
+export const MovementList = listEnvelope(Movement, "MovementList");
+
+export const CorrectMovement = z
+  .strictObject({
+    reason: z.string().trim().min(1).max(1000),
+    locationId: Id.optional().openapi({ description: "Where the item actually went (or where the event actually happened)." }),
+    eventTime: Instant.optional().openapi({ description: "When it actually happened; not in the future." }),
+    holder: Holder.optional().openapi({ description: "Who actually took custody. Recorded, not applied to the checkout." }),
+    quantity: z.number().int().min(0).optional().openapi({ description: "The actual quantity. Recorded, not applied to the item." }),
+  })
+  .openapi("CorrectMovement", { description: "A reason and at least one corrected fact." });
+export type CorrectMovement = z.output<typeof CorrectMovement>;

@@ -1,0 +1,464 @@
+// The chronology story: items are registered and moved, checked out and returned;
+// /movements lists each step newest first with its actor and filters; a wrong
+// step is corrected by appending, the original stays readable with a link to its
+// correction, and a corrected destination moves the item when it is still the
+// item's latest word on where it is.
+import { test, expect, describe, beforeAll, afterAll } from "bun:test";
+import { desc, eq, sql } from "drizzle-orm";
+import type { InValue } from "@libsql/client";
+import { createTestEnv, MutableClock, type TestEnv } from "../../../test/harness.ts";
+import type { Querier, RequestCtx } from "../../platform/http/context.ts";
+import type { TenantHandle } from "../../platform/tenancy/tenancy.ts";
+import { outbox } from "../../platform/outbox/outbox.tables.ts";
+import type { ItemRow } from "../items/items.dto.ts";
+import { items } from "../items/items.tables.ts";
+import { locations, parties } from "../master-data/master-data.tables.ts";
+import { movements } from "./movements.tables.ts";
+import { movementFilters, movementsCount, movementsPage, recordMovement, type MovementInput, type MovementRow } from "./movements.service.ts";
+import type { ListMovementsQuery } from "./movements.schemas.ts";
+
+const P = "acme";
+const T0 = new Date("2026-04-01T09:00:00.000Z");
+const clock = new MutableClock(new Date(T0));
+let env: TestEnv;
+let owner: string;
+let operator: string;
+let viewer: string;
+const id = () => Bun.randomUUIDv7();
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();
+
+const L = { a: id(), b: id(), c: id(), d: id() };
+const partyId = id();
+const I = { it1: id(), it2: id(), box: id(), inBox: id() };
+/** Seeded movements by name, in record order. */
+const M: Record<string, MovementRow> = {};
+
+function item(itemId: string, name: string, locationId: string, containerId: string | null = null): ItemRow {
+  return {
+    id: itemId,
+    name,
+    ownership: "owned",
+    ownerPartyId: null,
+    agreementId: null,
+    modelId: null,
+    categoryId: null,
+    tracking: "serialised",
+    quantity: 1,
+    serialNumber: null,
+    condition: "good",
+    qualityStatus: "released",
+    acquisitionCostAmount: null,
+    acquisitionCostCurrency: null,
+    acquiredOn: null,
+    attributes: {},
+    lifecycle: "active",
+    availability: "available",
+    locationId,
+    containerId,
+    version: 1,
+    createdAt: T0.toISOString(),
+    updatedAt: T0.toISOString(),
+    createdBy: "seed",
+  };
+}
+
+/** A RequestCtx for seeding through recordMovement: actor and record time are the caller's. */
+function seedCtx(handle: TenantHandle, userId: string, nowIso: string): RequestCtx {
+  const now = new Date(nowIso);
+  return {
+    deps: env.deps,
+    requestId: "seed",
+    now,
+    nowIso,
+    claims: { sub: userId, sid: "seed", iat: 0, exp: 0, aal: "aal1", amr: ["pwd"], authTime: 0 },
+    userId,
+    partnerId: P,
+    tenant: handle,
+    role: "operator",
+    membershipId: "seed",
+    capabilities: new Set(),
+  };
+}
+
+async function seed(handle: TenantHandle): Promise<void> {
+  const meta = { status: "active" as const, version: 1, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), createdBy: "seed" };
+  await env.deps.tenancy.writeTx(handle, async (tx) => {
+    await tx.insert(locations).values([
+      { id: L.a, parentId: null, name: "Dock A", kind: "room", code: "A", ...meta },
+      { id: L.b, parentId: null, name: "Dock B", kind: "room", code: "B", ...meta },
+      { id: L.c, parentId: null, name: "Dock C", kind: "room", code: "C", ...meta },
+      { id: L.d, parentId: null, name: "Dock D", kind: "room", code: "D", ...meta },
+    ]);
+    await tx.insert(parties).values({ id: partyId, name: "Hire Co", kind: "organisation", externalRef: null, ...meta });
+    await tx.insert(items).values([
+      item(I.it1, "Drill", L.b),
+      item(I.it2, "Ladder", L.b),
+      item(I.box, "Crate", L.b),
+      item(I.inBox, "Cable in crate", L.b, I.box),
+    ]);
+  });
+  // [name, minute recorded, actor, input]; event times are a little before record times.
+  const steps: Array<[string, number, string, MovementInput]> = [
+    ["reg1", 1, "olga", { itemId: I.it1, kind: "registered", toLocationId: L.a, bizLocationId: L.a, eventTime: at(0) }],
+    ["move1", 2, "otto", { itemId: I.it1, kind: "moved", fromLocationId: L.a, toLocationId: L.b, bizLocationId: L.b, eventTime: at(2) }],
+    ["out1", 3, "otto", { itemId: I.it1, kind: "checked_out", holder: { kind: "user", id: "vera" }, bizLocationId: L.b, eventTime: at(3) }],
+    ["ret1", 4, "otto", { itemId: I.it1, kind: "returned", toLocationId: L.b, bizLocationId: L.b, eventTime: at(4) }],
+    ["reg2", 5, "olga", { itemId: I.it2, kind: "registered", toLocationId: L.a, bizLocationId: L.a, eventTime: at(5) }],
+    ["move2", 6, "otto", { itemId: I.it2, kind: "moved", fromLocationId: L.a, toLocationId: L.b, bizLocationId: L.b, eventTime: at(6) }],
+    ["regBox", 7, "olga", { itemId: I.box, kind: "registered", toLocationId: L.a, bizLocationId: L.a, eventTime: at(7) }],
+    ["regIn", 7, "olga", { itemId: I.inBox, kind: "registered", toLocationId: L.a, bizLocationId: L.a, eventTime: at(7) }],
+    ["moveBox", 8, "otto", { itemId: I.box, kind: "moved", fromLocationId: L.a, toLocationId: L.b, bizLocationId: L.b, eventTime: at(8) }],
+    ["moveIn", 8, "otto", { itemId: I.inBox, kind: "moved", fromLocationId: L.a, toLocationId: L.b, toContainerId: I.box, bizLocationId: L.b, eventTime: at(8) }],
+    ["use2", 9, "otto", { itemId: I.it2, kind: "consumed", quantity: 1, bizLocationId: L.b, eventTime: at(-30) }],
+  ];
+  for (const [name, minute, actor, input] of steps) {
+    M[name] = await env.deps.tenancy.writeTx(handle, (tx) => recordMovement(seedCtx(handle, actor, at(minute)), tx as unknown as Querier, input));
+  }
+}
+
+beforeAll(async () => {
+  env = await createTestEnv({}, { clock });
+  await env.provision(P);
+  await env.member(P, "olga", "owner");
+  await env.member(P, "otto", "operator");
+  await env.member(P, "vera", "viewer");
+  const handle = await env.deps.tenancy.acquire(P);
+  try {
+    await seed(handle);
+  } finally {
+    env.deps.tenancy.release(handle);
+  }
+  // Requests happen an hour after the seeded steps.
+  clock.current = new Date(at(60));
+  owner = await env.token("olga");
+  operator = await env.token("otto");
+  viewer = await env.token("vera");
+});
+afterAll(() => env.close());
+
+const recordOrder = (a: MovementRow, b: MovementRow) => (a.recordedAt === b.recordedAt ? (a.id < b.id ? 1 : -1) : a.recordedAt < b.recordedAt ? 1 : -1);
+const list = (query = "", token = viewer) => env.call("GET", `/api/assets/movements?partnerId=${P}${query}`, { token });
+
+async function walk(query: string, limit: number): Promise<{ ids: string[]; total: number; filters: unknown }> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  let total = -1;
+  let filters: unknown;
+  do {
+    const r = await list(`${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    expect(r.status).toBe(200);
+    expect(r.body.items.length).toBeLessThanOrEqual(limit);
+    if (total >= 0) expect(r.body.total).toBe(total);
+    total = r.body.total;
+    filters = r.body.filters;
+    ids.push(...r.body.items.map((m: { id: string }) => m.id));
+    cursor = r.body.nextCursor;
+  } while (cursor);
+  return { ids, total, filters };
+}
+
+async function itemNow(itemId: string): Promise<ItemRow> {
+  const handle = await env.deps.tenancy.acquire(P);
+  try {
+    return (await handle.db.read.select().from(items).where(eq(items.id, itemId)))[0]!;
+  } finally {
+    env.deps.tenancy.release(handle);
+  }
+}
+
+const correct = (movementId: string, body: unknown, token = operator, idem?: string) =>
+  env.call("POST", `/api/assets/movements/${movementId}/correct?partnerId=${P}`, { token, body, ...(idem ? { idem } : {}) });
+
+describe("GET /movements", () => {
+  test("lists every step newest record first with event time, record time, actor, read point and business location", async () => {
+    const r = await list();
+    expect(r.status).toBe(200);
+    const seeded = Object.values(M).sort(recordOrder);
+    expect(r.body.total).toBe(seeded.length);
+    expect(r.body.items.map((m: { id: string }) => m.id)).toEqual(seeded.map((m) => m.id));
+    const move = r.body.items.find((m: { id: string }) => m.id === M.move1!.id);
+    expect(move).toEqual({
+      id: M.move1!.id,
+      itemId: I.it1,
+      kind: "moved",
+      eventTime: at(2),
+      recordedAt: at(2),
+      actorId: "otto",
+      readPointId: L.b,
+      bizLocationId: L.b,
+      fromLocationId: L.a,
+      toLocationId: L.b,
+      fromContainerId: null,
+      toContainerId: null,
+      holder: null,
+      quantity: null,
+      checkoutId: null,
+      reason: null,
+      corrects: null,
+      correctedBy: null,
+      data: {},
+    });
+    expect(r.body.filters).toEqual({});
+  });
+
+  test("pages exactly once in (recordedAt, id) order", async () => {
+    const { ids, total } = await walk("", 3);
+    expect(total).toBe(Object.keys(M).length);
+    expect(ids).toEqual(Object.values(M).sort(recordOrder).map((m) => m.id));
+  });
+
+  test("filters by item, kind (csv, echoed as an array) and eventTime range [from, to)", async () => {
+    const byItem = await walk(`&itemId=${I.it1}`, 2);
+    expect(byItem.ids).toEqual([M.ret1, M.out1, M.move1, M.reg1].map((m) => m!.id));
+    expect(byItem.filters).toEqual({ itemId: I.it1 });
+
+    const kinds = await walk("&kind=moved,registered,moved", 50);
+    expect(kinds.filters).toEqual({ kind: ["moved", "registered"] });
+    expect(new Set(kinds.ids)).toEqual(new Set(Object.values(M).filter((m) => m.kind === "moved" || m.kind === "registered").map((m) => m.id)));
+
+    const both = await walk(`&itemId=${I.it1}&kind=checked_out`, 50);
+    expect(both.ids).toEqual([M.out1!.id]);
+
+    // from is inclusive, to exclusive; offsets normalise to UTC.
+    const from = encodeURIComponent("2026-04-01T11:02:00+02:00");
+    const window = await walk(`&from=${from}&to=${encodeURIComponent(at(6))}`, 50);
+    expect(window.filters).toEqual({ from: at(2), to: at(6) });
+    expect(new Set(window.ids)).toEqual(new Set([M.move1, M.out1, M.ret1, M.reg2].map((m) => m!.id)));
+    const backdated = await walk(`&to=${encodeURIComponent(at(0))}`, 50);
+    expect(backdated.ids).toEqual([M.use2!.id]);
+  });
+
+  test("bad filters are 400 with their path", async () => {
+    for (const [q, path] of [
+      ["&kind=teleported", "/query/kind"],
+      ["&itemId=x", "/query/itemId"],
+      ["&from=yesterday", "/query/from"],
+      [`&from=${encodeURIComponent(at(5))}&to=${encodeURIComponent(at(5))}`, "/query/to"],
+      ["&actorId=otto", "/query/actorId"],
+      ["&limit=500", "/query/limit"],
+    ] as const) {
+      const r = await list(q);
+      expect(r.status).toBe(400);
+      expect(r.body.errors[0].path).toBe(path);
+    }
+  });
+});
+
+describe("POST /movements/{id}/correct", () => {
+  test("appends a correction; the original stays readable and links to it; the item follows", async () => {
+    clock.advance(60_000);
+    const before = await itemNow(I.it2);
+    const r = await correct(M.move2!.id, { reason: "put away at dock C, not B", locationId: L.c });
+    expect(r.status).toBe(201);
+    const c = r.body;
+    expect(r.headers.get("location")).toBe(`/api/assets/movements/${c.id}?partnerId=${P}`);
+    expect(c).toMatchObject({
+      itemId: I.it2,
+      kind: "corrected",
+      corrects: M.move2!.id,
+      correctedBy: null,
+      actorId: "otto",
+      recordedAt: clock.now().toISOString(),
+      eventTime: M.move2!.eventTime,
+      fromLocationId: L.a,
+      toLocationId: L.c,
+      bizLocationId: L.c,
+      readPointId: L.c,
+      reason: "put away at dock C, not B",
+      data: { original: { id: M.move2!.id, kind: "moved" }, changes: { locationId: { from: L.b, to: L.c } }, appliedToItem: true },
+    });
+
+    const byItem = await list(`&itemId=${I.it2}`);
+    expect(byItem.body.items.map((m: { id: string }) => m.id)).toEqual([c.id, M.use2!.id, M.move2!.id, M.reg2!.id]);
+    const original = byItem.body.items.find((m: { id: string }) => m.id === M.move2!.id);
+    expect(original).toMatchObject({ kind: "moved", toLocationId: L.b, correctedBy: c.id, corrects: null });
+
+    const viaLocation = await env.call("GET", r.headers.get("location")!, { token: viewer });
+    expect(viaLocation.status).toBe(200);
+    expect(viaLocation.body).toEqual(c);
+    const orig = await env.call("GET", `/api/assets/movements/${M.move2!.id}?partnerId=${P}`, { token: viewer });
+    expect(orig.body.correctedBy).toBe(c.id);
+    expect((await env.call("GET", `/api/assets/movements/${id()}?partnerId=${P}`, { token: viewer })).status).toBe(404);
+
+    const after = await itemNow(I.it2);
+    expect(after.locationId).toBe(L.c);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.updatedAt).toBe(clock.now().toISOString());
+
+    const handle = await env.deps.tenancy.acquire(P);
+    try {
+      const events = await handle.db.read.select().from(outbox).where(eq(outbox.kind, "movement.corrected"));
+      expect(events.map((e) => e.aggregateId)).toEqual([I.it2]);
+      expect((events[0]!.payload as { data: { movement: { id: string } } }).data.movement.id).toBe(c.id);
+    } finally {
+      env.deps.tenancy.release(handle);
+    }
+  });
+
+  test("a corrected movement cannot be corrected twice; its correction can", async () => {
+    const first = (await list(`&itemId=${I.it2}&kind=corrected`)).body.items[0];
+    const again = await correct(M.move2!.id, { reason: "no, dock D", locationId: L.d });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("state_conflict");
+    expect(again.body.correctedBy).toBe(first.id);
+
+    clock.advance(60_000);
+    const chained = await correct(first.id, { reason: "it was dock D after all", locationId: L.d });
+    expect(chained.status).toBe(201);
+    expect(chained.body.corrects).toBe(first.id);
+    expect(chained.body.data).toEqual({
+      original: { id: M.move2!.id, kind: "moved" },
+      changes: { locationId: { from: L.c, to: L.d } },
+      appliedToItem: true,
+    });
+    expect((await itemNow(I.it2)).locationId).toBe(L.d);
+    const firstNow = await env.call("GET", `/api/assets/movements/${first.id}?partnerId=${P}`, { token: viewer });
+    expect(firstNow.body.correctedBy).toBe(chained.body.id);
+  });
+
+  test("correcting an older destination records it but leaves the item where later steps put it", async () => {
+    const r = await correct(M.move1!.id, { reason: "went to C first", locationId: L.c });
+    expect(r.status).toBe(201);
+    expect(r.body.data.appliedToItem).toBe(false);
+    expect(r.body.toLocationId).toBe(L.c);
+    expect((await itemNow(I.it1)).locationId).toBe(L.b);
+    // The return is still the latest word on where it is, even after the later-recorded correction.
+    const ret = await correct(M.ret1!.id, { reason: "returned to dock D", locationId: L.d });
+    expect(ret.body.data.appliedToItem).toBe(true);
+    expect((await itemNow(I.it1)).locationId).toBe(L.d);
+  });
+
+  test("holder, quantity and event time corrections are recorded, not applied", async () => {
+    const before = await itemNow(I.it1);
+    const h = await correct(M.out1!.id, { reason: "handed to Hire Co", holder: { kind: "party", id: partyId }, eventTime: "2026-04-01T09:02:30Z" });
+    expect(h.status).toBe(201);
+    expect(h.body).toMatchObject({
+      holder: { kind: "party", id: partyId },
+      eventTime: "2026-04-01T09:02:30.000Z",
+      bizLocationId: L.b,
+      toLocationId: null,
+      data: {
+        original: { id: M.out1!.id, kind: "checked_out" },
+        changes: { holder: { from: { kind: "user", id: "vera" }, to: { kind: "party", id: partyId } }, eventTime: { from: at(3), to: "2026-04-01T09:02:30.000Z" } },
+        appliedToItem: false,
+      },
+    });
+    const q = await correct(M.use2!.id, { reason: "two were used", quantity: 2 });
+    expect(q.body).toMatchObject({ quantity: 2, data: { changes: { quantity: { from: 1, to: 2 } } } });
+    expect(await itemNow(I.it1)).toEqual(before);
+  });
+
+  test("a container's corrected destination moves its contents; a packed item's own correction does not", async () => {
+    const r = await correct(M.moveBox!.id, { reason: "crate is at C", locationId: L.c });
+    expect(r.body.data.appliedToItem).toBe(true);
+    expect((await itemNow(I.box)).locationId).toBe(L.c);
+    const inside = await itemNow(I.inBox);
+    expect(inside.locationId).toBe(L.c);
+    expect(inside.version).toBe(2);
+    const own = await correct(M.moveIn!.id, { reason: "cable scan said C", locationId: L.c });
+    expect(own.status).toBe(201);
+    expect(own.body.data.appliedToItem).toBe(false);
+    expect(own.body.toContainerId).toBe(I.box);
+  });
+
+  test("bad input is 400 with the field path, checked before the movement exists", async () => {
+    const target = M.reg1!.id;
+    const cases: Array<[unknown, string]> = [
+      [{ reason: "nothing corrected" }, "/body"],
+      [{ locationId: L.c }, "/body/reason"],
+      [{ reason: "   ", locationId: L.c }, "/body/reason"],
+      [{ reason: "x", locationId: id() }, "/body/locationId"],
+      [{ reason: "x", holder: { kind: "party", id: "nobody" } }, "/body/holder/id"],
+      [{ reason: "x", holder: { kind: "user", id: "stranger" } }, "/body/holder/id"],
+      [{ reason: "x", holder: { kind: "robot", id: "r2" } }, "/body/holder/kind"],
+      [{ reason: "x", quantity: -1 }, "/body/quantity"],
+      [{ reason: "x", quantity: 1.5 }, "/body/quantity"],
+      [{ reason: "x", eventTime: "2030-01-01T00:00:00Z" }, "/body/eventTime"],
+      [{ reason: "x", eventTime: "yesterday" }, "/body/eventTime"],
+      [{ reason: "x", locationId: L.c, actorId: "olga" }, "/body/actorId"],
+      [{ reason: "x", locationId: L.c, kind: "moved" }, "/body/kind"],
+    ];
+    for (const [body, path] of cases) {
+      const r = await correct(target, body);
+      expect(r.status).toBe(400);
+      expect(r.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    }
+    const unknownBoth = await correct(id(), { reason: "x", locationId: id() });
+    expect(unknownBoth.status).toBe(400);
+    const missing = await correct(id(), { reason: "x", locationId: L.c });
+    expect(missing.status).toBe(404);
+    expect((await correct("not-a-uuid", { reason: "x", locationId: L.c })).status).toBe(400);
+    // Nothing was appended by any of them.
+    expect((await list(`&itemId=${I.it1}&kind=corrected`)).body.items.every((m: { corrects: string }) => m.corrects !== target)).toBe(true);
+  });
+
+  test("Idempotency-Key is required; a replay answers the first result and appends nothing", async () => {
+    const none = await env.call("POST", `/api/assets/movements/${M.reg1!.id}/correct?partnerId=${P}`, {
+      token: operator,
+      body: { reason: "x", locationId: L.c },
+      idem: false,
+    });
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe("idempotency_key_required");
+
+    const body = { reason: "registered at C", locationId: L.c };
+    const first = await correct(M.reg1!.id, body, operator, "fix-reg1");
+    expect(first.status).toBe(201);
+    const replay = await correct(M.reg1!.id, body, operator, "fix-reg1");
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotency-replayed")).toBe("true");
+    expect(replay.body).toEqual(first.body);
+    const corrections = (await list(`&itemId=${I.it1}&kind=corrected`)).body.items.filter((m: { corrects: string }) => m.corrects === M.reg1!.id);
+    expect(corrections).toHaveLength(1);
+    const reused = await correct(M.reg1!.id, { ...body, reason: "other" }, operator, "fix-reg1");
+    expect(reused.status).toBe(409);
+    expect(reused.body.code).toBe("idempotency_key_reuse");
+  });
+
+  test("capabilities: a viewer reads but cannot correct; an operator and an owner can", async () => {
+    const denied = await correct(M.reg2!.id, { reason: "x", eventTime: at(4) }, viewer);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe("capability_denied");
+    expect((await list("", viewer)).status).toBe(200);
+    const byOwner = await correct(M.reg2!.id, { reason: "registered earlier", eventTime: at(4) }, owner);
+    expect(byOwner.status).toBe(201);
+    expect(byOwner.body.actorId).toBe("olga");
+  });
+});
+
+describe("query plans", () => {
+  async function plan(handle: TenantHandle, query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
+    const { sql: text, params } = query.toSQL();
+    const rs = await handle.db.readClient.execute({ sql: `EXPLAIN QUERY PLAN ${text}`, args: params as InValue[] });
+    return rs.rows.map((r) => String(r.detail));
+  }
+  const single: Array<[string, Partial<ListMovementsQuery>]> = [
+    ["none", {}],
+    ["itemId", { itemId: I.it1 }],
+    ["kind", { kind: ["moved"] }],
+    ["kind x2", { kind: ["moved", "returned"] }],
+    ["from/to", { from: at(0), to: at(5) }],
+  ];
+  for (const [name, filter] of single) {
+    test(`${name}: page, next page and count use indexes; correctedBy uses movements_corrects_idx`, async () => {
+      const handle = await env.deps.tenancy.acquire(P);
+      try {
+        const q = handle.db.read as unknown as Querier;
+        const { where } = movementFilters({ limit: 50, ...filter } as ListMovementsQuery);
+        const orderBy = [desc(movements.recordedAt), desc(movements.id)];
+        const keyset = sql`(${movements.recordedAt}, ${movements.id}) < (${at(5)}, ${"z"})`;
+        const page = await plan(handle, movementsPage(q, where, orderBy, 51));
+        const next = await plan(handle, movementsPage(q, where ? sql`${where} AND ${keyset}` : keyset, orderBy, 51));
+        const total = await plan(handle, movementsCount(q, where));
+        if (process.env.SHOW_PLANS) console.log(name, { page, total });
+        for (const d of [...page, ...next, ...total]) {
+          expect(d).not.toMatch(/^SCAN movements$/);
+          expect(d).not.toMatch(/^SCAN (c|movements) (?!USING)/);
+        }
+        expect(page.some((d) => d.includes("movements_corrects_idx"))).toBe(true);
+      } finally {
+        env.deps.tenancy.release(handle);
+      }
+    });
+  }
+});

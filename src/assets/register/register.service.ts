@@ -1,0 +1,182 @@
+// The register reads: the exact overview, the owned and loaned lists, and ranked
+// search. Every count is exact and read in one snapshot with what it describes.
+import { and, count, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { db, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { paginate, type Page } from "../../platform/paging/paging.ts";
+import { items } from "../items/items.tables.ts";
+import { checkouts } from "../custody/custody.tables.ts";
+import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../items/items.dto.ts";
+import { ftsMatchQuery } from "./fts-query.ts";
+import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
+
+export type Ownership = ItemRow["ownership"];
+
+/** Normalised filters (echoed, cursor-bound) and the WHERE clause they make. */
+export function registerFilters(ownership: Ownership, q: RegisterListQuery): { filters: Record<string, unknown>; where: SQL } {
+  const filters: Record<string, unknown> = {};
+  const match = q.q ? ftsMatchQuery(q.q) : null;
+  // With text, the FTS matches drive the plan: unary + keeps SQLite from walking every
+  // item of the ownership through an items_own_* index and probing each against them
+  // (measured on 10,000 items: 0.07 ms instead of 1.2 ms for a count).
+  const conds: Array<SQL | undefined> = [match ? sql`+${items.ownership} = ${ownership}` : eq(items.ownership, ownership)];
+  if (match) {
+    filters.q = q.q;
+    // Both sides are rowid/primary-key look-ups, so SQLite answers the OR with a multi-index union.
+    conds.push(sql`(${items}.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})
+      OR ${items.id} IN (SELECT item_id FROM identifiers WHERE rowid IN (SELECT rowid FROM identifiers_fts WHERE identifiers_fts MATCH ${match})))`);
+  }
+  if (q.lifecycle?.length) {
+    filters.lifecycle = q.lifecycle;
+    conds.push(inArray(items.lifecycle, q.lifecycle));
+  }
+  if (q.condition?.length) {
+    filters.condition = q.condition;
+    conds.push(inArray(items.condition, q.condition));
+  }
+  if (q.qualityStatus?.length) {
+    filters.qualityStatus = q.qualityStatus;
+    conds.push(inArray(items.qualityStatus, q.qualityStatus));
+  }
+  if (q.availability?.length) {
+    filters.availability = q.availability;
+    conds.push(inArray(items.availability, q.availability));
+  }
+  if (q.categoryId) {
+    filters.categoryId = q.categoryId;
+    conds.push(eq(items.categoryId, q.categoryId));
+  }
+  if (q.locationId) {
+    filters.locationId = q.locationId;
+    // The location and its subtree (parent_id index); UNION (not ALL) also ends on a cyclic tree.
+    conds.push(sql`${items.locationId} IN (WITH RECURSIVE sub(id) AS (SELECT ${q.locationId}
+      UNION SELECT l.id FROM locations l JOIN sub ON l.parent_id = sub.id) SELECT id FROM sub)`);
+  }
+  return { filters, where: and(...conds) as SQL };
+}
+
+/** Page query of the register (exported for the query-plan test). */
+export function registerPage(q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) {
+  return q.select().from(items).where(where).orderBy(...orderBy).limit(limit);
+}
+
+/** Count query of the register (exported for the query-plan test). */
+export function registerCount(q: Querier, where: SQL | undefined) {
+  return q.select({ n: count() }).from(items).where(where);
+}
+
+/** GET /owned and GET /loaned: one page, exact total, (updatedAt, id) descending. */
+export async function listRegister(ctx: RequestCtx, ownership: Ownership, q: RegisterListQuery): Promise<Page<ItemDto>> {
+  const { filters, where } = registerFilters(ownership, q);
+  return paginate(
+    ctx,
+    {
+      route: ownership === "owned" ? "GET /owned" : "GET /loaned",
+      filters,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: items.updatedAt,
+      orderId: items.id,
+      where,
+      page: registerPage,
+      count: registerCount,
+      position: (r) => ({ t: r.updatedAt, i: r.id }),
+    },
+    toItemDto,
+  );
+}
+
+function tally<K extends string>(keys: readonly K[], rows: Array<{ k: string; n: number }>): Record<K, number> {
+  const out = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  for (const r of rows) if ((keys as readonly string[]).includes(r.k)) out[r.k as K] = Number(r.n);
+  return out;
+}
+
+/** The summary's three counts (exported for the query-plan test). */
+export function summaryQueries(q: Querier, nowIso: string) {
+  return {
+    byLifecycle: q.select({ k: items.lifecycle, n: count() }).from(items).groupBy(items.lifecycle),
+    byAvailability: q.select({ k: items.availability, n: count() }).from(items).groupBy(items.availability),
+    overdue: q.select({ n: count() }).from(checkouts).where(and(eq(checkouts.state, "checked_out"), lt(checkouts.dueAt, nowIso))),
+  };
+}
+
+/**
+ * GET /summary: exact counts in one read snapshot, each a GROUP BY or range count
+ * over an index (items_lifecycle_idx, items_availability_idx, checkouts_due_idx).
+ * asOf is the request's server time, the instant overdue is measured against.
+ */
+export async function getSummary(ctx: RequestCtx): Promise<Summary> {
+  let lc: Array<{ k: string; n: number }>;
+  let av: Array<{ k: string; n: number }>;
+  let od: Array<{ n: number }>;
+  if (ctx.tx) {
+    const s = summaryQueries(ctx.tx as unknown as Querier, ctx.nowIso);
+    [lc, av, od] = [await s.byLifecycle, await s.byAvailability, await s.overdue];
+  } else {
+    const r = ctx.tenant.db.read;
+    const s = summaryQueries(r as unknown as Querier, ctx.nowIso);
+    // One batch is one read transaction: the counts agree with each other.
+    [lc, av, od] = await r.batch([s.byLifecycle as never, s.byAvailability as never, s.overdue as never]);
+  }
+  const byLifecycle = tally(LIFECYCLES, lc);
+  const byAvailability = tally(AVAILABILITIES, av);
+  return {
+    totalItems: lc.reduce((s, r) => s + Number(r.n), 0),
+    byLifecycle,
+    byAvailability,
+    overdueCheckouts: Number(od[0]?.n ?? 0),
+    inTransit: byAvailability.in_transit,
+    // Work orders arrive with the maintenance module; until then none can be open.
+    openWorkOrders: 0,
+    asOf: ctx.nowIso,
+  };
+}
+
+interface HitRow {
+  type: SearchHit["type"];
+  id: string;
+  title: string;
+  subtitle: string | null;
+  item_id: string | null;
+  score: number;
+}
+
+/**
+ * GET /search: FTS5 over items, identifiers, locations and parties, each side
+ * cut to its own best 50 by BM25 before the union, then ranked together.
+ * FTS5's rank is negative BM25 (lower is better); score flips it.
+ */
+export async function search(ctx: RequestCtx, text: string): Promise<{ items: SearchHit[] }> {
+  const match = ftsMatchQuery(text);
+  if (!match) return { items: [] };
+  const rows = await db(ctx).all<HitRow>(sql`
+    SELECT type, id, title, subtitle, item_id, -rank AS score FROM (
+      SELECT * FROM (
+        SELECT 'item' AS type, i.id AS id, i.name AS title, i.serial_number AS subtitle, i.id AS item_id, items_fts.rank AS rank, 0 AS ord
+        FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
+        WHERE items_fts MATCH ${match} ORDER BY items_fts.rank LIMIT ${SEARCH_LIMIT})
+      UNION ALL SELECT * FROM (
+        SELECT 'identifier', d.id, d.value, d.scheme || ' · ' || i.name, d.item_id, identifiers_fts.rank, 1
+        FROM identifiers_fts JOIN identifiers d ON d.rowid = identifiers_fts.rowid JOIN items i ON i.id = d.item_id
+        WHERE identifiers_fts MATCH ${match} ORDER BY identifiers_fts.rank LIMIT ${SEARCH_LIMIT})
+      UNION ALL SELECT * FROM (
+        SELECT 'location', l.id, l.name, coalesce(l.code, l.kind), NULL, locations_fts.rank, 2
+        FROM locations_fts JOIN locations l ON l.rowid = locations_fts.rowid
+        WHERE locations_fts MATCH ${match} ORDER BY locations_fts.rank LIMIT ${SEARCH_LIMIT})
+      UNION ALL SELECT * FROM (
+        SELECT 'party', p.id, p.name, coalesce(p.external_ref, p.kind), NULL, parties_fts.rank, 3
+        FROM parties_fts JOIN parties p ON p.rowid = parties_fts.rowid
+        WHERE parties_fts MATCH ${match} ORDER BY parties_fts.rank LIMIT ${SEARCH_LIMIT})
+    ) ORDER BY rank, ord, id LIMIT ${SEARCH_LIMIT}`);
+  return {
+    items: rows.map((r, i) => ({
+      type: r.type,
+      id: r.id,
+      title: r.title,
+      ...(r.subtitle !== null ? { subtitle: r.subtitle } : {}),
+      ...(r.item_id !== null ? { itemId: r.item_id } : {}),
+      rank: i + 1,
+      score: Number(r.score),
+    })),
+  };
+}
