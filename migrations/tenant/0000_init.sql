@@ -234,6 +234,7 @@ CREATE TABLE `items` (
 );
 --> statement-breakpoint
 CREATE INDEX `items_own_page_idx` ON `items` (`ownership`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `items_ownership_idx` ON `items` (`ownership`);--> statement-breakpoint
 CREATE INDEX `items_own_lifecycle_idx` ON `items` (`ownership`,`lifecycle`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `items_own_availability_idx` ON `items` (`ownership`,`availability`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `items_own_condition_idx` ON `items` (`ownership`,`condition`,`updated_at`,`id`);--> statement-breakpoint

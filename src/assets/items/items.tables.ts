@@ -42,6 +42,8 @@ export const items = sqliteTable(
   (t) => [
     // Every counted /owned and /loaned filter has an index led by ownership.
     index("items_own_page_idx").on(t.ownership, t.updatedAt, t.id),
+    // Narrow index so the unfiltered exact count of /owned reads as little as possible.
+    index("items_ownership_idx").on(t.ownership),
     index("items_own_lifecycle_idx").on(t.ownership, t.lifecycle, t.updatedAt, t.id),
     index("items_own_availability_idx").on(t.ownership, t.availability, t.updatedAt, t.id),
     index("items_own_condition_idx").on(t.ownership, t.condition, t.updatedAt, t.id),

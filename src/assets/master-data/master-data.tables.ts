@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 const meta = {
@@ -65,6 +66,8 @@ export const agreements = sqliteTable(
     index("agreements_status_page_idx").on(t.status, t.updatedAt, t.id),
     index("agreements_kind_page_idx").on(t.kind, t.updatedAt, t.id),
     index("agreements_ends_idx").on(t.endsOn),
+    // The reference half of q on agreements: a case-insensitive prefix range.
+    index("agreements_reference_ci_idx").on(sql`lower(${t.reference})`),
   ],
 );
 
@@ -76,7 +79,11 @@ export const catalogCategories = sqliteTable(
     code: text("code"),
     ...meta,
   },
-  (t) => [uniqueIndex("catalog_categories_code_uq").on(t.code), index("catalog_categories_page_idx").on(t.updatedAt, t.id)],
+  (t) => [
+    uniqueIndex("catalog_categories_code_uq").on(t.code),
+    index("catalog_categories_page_idx").on(t.updatedAt, t.id),
+    index("catalog_categories_status_page_idx").on(t.status, t.updatedAt, t.id),
+  ],
 );
 
 export const catalogModels = sqliteTable(
@@ -91,5 +98,9 @@ export const catalogModels = sqliteTable(
     modelNumber: text("model_number"),
     ...meta,
   },
-  (t) => [index("catalog_models_category_idx").on(t.categoryId), index("catalog_models_page_idx").on(t.updatedAt, t.id)],
+  (t) => [
+    index("catalog_models_category_idx").on(t.categoryId),
+    index("catalog_models_page_idx").on(t.updatedAt, t.id),
+    index("catalog_models_status_page_idx").on(t.status, t.updatedAt, t.id),
+  ],
 );
