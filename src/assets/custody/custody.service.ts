@@ -251,6 +251,8 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
     const current = await activeCheckout(tx, item.id);
     if (current) throw new AppError("state_conflict", `the item is already checked out (checkout ${current.id})`, { extras: { conflictingCheckoutId: current.id } });
     if (BLOCKING_AVAILABILITY.has(item.availability)) throw new AppError("state_conflict", `the item is ${item.availability}`);
+    // A packed item travels with its container; it must be unpacked (moved out) before it leaves alone.
+    if (item.containerId !== null) throw new AppError("state_conflict", `the item is packed in container ${item.containerId}; move it out first`);
     const clash = (await overlappingReservations(tx, item.id, ctx.nowIso, input.dueAt, reservation?.id))[0];
     if (clash) throw reservedConflict(clash);
 
