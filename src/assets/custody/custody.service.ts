@@ -3,11 +3,11 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave) and writes a checkout_events row;
 // physical events (checkout, transfer, return) also append a movement.
-import { and, count, desc, eq, gt, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { paginate } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { items } from "../items/items.tables.ts";
@@ -73,44 +73,30 @@ function toEventDto(r: EventRow) {
 // ---------------------------------------------------------------- reads
 
 export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListCheckoutsQuery>) {
-  const filters: Record<string, unknown> = {};
-  const conds: Array<SQL | undefined> = [];
-  if (q.state?.length) {
-    filters.state = q.state;
-    conds.push(inArray(checkouts.state, q.state));
-  }
-  if (q.itemId) {
-    filters.itemId = q.itemId;
-    conds.push(eq(checkouts.itemId, q.itemId));
-  }
-  if (q.holderKind?.length) {
-    filters.holderKind = q.holderKind;
-    conds.push(inArray(checkouts.holderKind, q.holderKind));
-  }
-  if (q.holderId) {
-    filters.holderId = q.holderId;
-    conds.push(eq(checkouts.holderId, q.holderId));
-  }
-  if (q.overdue !== undefined) {
-    filters.overdue = q.overdue;
+  const filters = new FilterSet()
+    .add("state", q.state, (v) => inArray(checkouts.state, v))
+    .add("itemId", q.itemId, (v) => eq(checkouts.itemId, v))
+    .add("holderKind", q.holderKind, (v) => inArray(checkouts.holderKind, v))
+    .add("holderId", q.holderId, (v) => eq(checkouts.holderId, v))
     // Both branches are led by `state` so checkouts_due_idx / checkouts_state_page_idx serve them.
-    const overdue = and(eq(checkouts.state, "checked_out"), lt(checkouts.dueAt, ctx.nowIso));
-    const notOverdue = or(
-      inArray(checkouts.state, ["reserved", "returned", "cancelled"]),
-      and(eq(checkouts.state, "checked_out"), gte(checkouts.dueAt, ctx.nowIso)),
+    .add("overdue", q.overdue, (v) =>
+      v
+        ? and(eq(checkouts.state, "checked_out"), lt(checkouts.dueAt, ctx.nowIso))
+        : or(
+            inArray(checkouts.state, ["reserved", "returned", "cancelled"]),
+            and(eq(checkouts.state, "checked_out"), gte(checkouts.dueAt, ctx.nowIso)),
+          ),
     );
-    conds.push(q.overdue ? overdue : notOverdue);
-  }
   return paginate(
     ctx,
     {
       route: "GET /checkouts",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: checkouts.updatedAt,
       orderId: checkouts.id,
-      where: and(...conds),
+      where: filters.where(),
       page: (qr, w, orderBy, limit) => qr.select().from(checkouts).where(w).orderBy(...orderBy).limit(limit),
       count: (qr, w) => qr.select({ n: count() }).from(checkouts).where(w),
       position: (r) => ({ t: r.updatedAt, i: r.id }),

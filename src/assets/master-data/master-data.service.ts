@@ -5,7 +5,7 @@ import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from "drizzle
 import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { paginate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../register/fts-query.ts";
 import { items } from "../items/items.tables.ts";
 import { agreements, catalogCategories, catalogModels, locations, parties } from "./master-data.tables.ts";
@@ -297,35 +297,21 @@ export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateL
 }
 
 export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Promise<Page<LocationDto>> {
-  const filters: Record<string, unknown> = {};
-  const conds: Array<SQL | undefined> = [];
-  const match = q.q ? ftsMatchQuery(q.q) : null;
-  if (match) {
-    filters.q = q.q;
-    conds.push(locationText(match));
-  }
-  if (q.kind?.length) {
-    filters.kind = q.kind;
-    conds.push(inArray(locations.kind, q.kind));
-  }
-  if (q.status?.length) {
-    filters.status = q.status;
-    conds.push(inArray(locations.status, q.status));
-  }
-  if (q.parentId) {
-    filters.parentId = q.parentId;
-    conds.push(eq(locations.parentId, q.parentId));
-  }
+  const filters = new FilterSet()
+    .add("q", q.q ? ftsMatchQuery(q.q) : null, locationText, q.q)
+    .add("kind", q.kind, (v) => inArray(locations.kind, v))
+    .add("status", q.status, (v) => inArray(locations.status, v))
+    .add("parentId", q.parentId, (v) => eq(locations.parentId, v));
   return paginate(
     ctx,
     {
       route: "GET /locations",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: locations.updatedAt,
       orderId: locations.id,
-      where: and(...conds),
+      where: filters.where(),
       page: (qr, w, orderBy, limit) => qr.select().from(locations).where(w).orderBy(...orderBy).limit(limit),
       count: (qr, w) => qr.select({ n: count() }).from(locations).where(w),
       position: (r) => ({ t: r.updatedAt, i: r.id }),
@@ -382,31 +368,20 @@ export async function updateParty(ctx: RequestCtx, id: string, input: UpdatePart
 }
 
 export async function listParties(ctx: RequestCtx, q: ListPartiesQuery): Promise<Page<PartyDto>> {
-  const filters: Record<string, unknown> = {};
-  const conds: Array<SQL | undefined> = [];
-  const match = q.q ? ftsMatchQuery(q.q) : null;
-  if (match) {
-    filters.q = q.q;
-    conds.push(partyText(match));
-  }
-  if (q.kind?.length) {
-    filters.kind = q.kind;
-    conds.push(inArray(parties.kind, q.kind));
-  }
-  if (q.status?.length) {
-    filters.status = q.status;
-    conds.push(inArray(parties.status, q.status));
-  }
+  const filters = new FilterSet()
+    .add("q", q.q ? ftsMatchQuery(q.q) : null, partyText, q.q)
+    .add("kind", q.kind, (v) => inArray(parties.kind, v))
+    .add("status", q.status, (v) => inArray(parties.status, v));
   return paginate(
     ctx,
     {
       route: "GET /parties",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: parties.updatedAt,
       orderId: parties.id,
-      where: and(...conds),
+      where: filters.where(),
       page: (qr, w, orderBy, limit) => qr.select().from(parties).where(w).orderBy(...orderBy).limit(limit),
       count: (qr, w) => qr.select({ n: count() }).from(parties).where(w),
       position: (r) => ({ t: r.updatedAt, i: r.id }),
@@ -484,34 +459,21 @@ export async function updateAgreement(ctx: RequestCtx, id: string, input: Update
 }
 
 export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): Promise<Page<AgreementDto>> {
-  const filters: Record<string, unknown> = {};
-  const conds: Array<SQL | undefined> = [];
-  if (q.q) {
-    filters.q = q.q;
-    conds.push(agreementText(q.q));
-  }
-  if (q.kind?.length) {
-    filters.kind = q.kind;
-    conds.push(inArray(agreements.kind, q.kind));
-  }
-  if (q.status?.length) {
-    filters.status = q.status;
-    conds.push(inArray(agreements.status, q.status));
-  }
-  if (q.partyId) {
-    filters.partyId = q.partyId;
-    conds.push(eq(agreements.partyId, q.partyId));
-  }
+  const filters = new FilterSet()
+    .add("q", q.q, agreementText)
+    .add("kind", q.kind, (v) => inArray(agreements.kind, v))
+    .add("status", q.status, (v) => inArray(agreements.status, v))
+    .add("partyId", q.partyId, (v) => eq(agreements.partyId, v));
   return paginate(
     ctx,
     {
       route: "GET /agreements",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: agreements.updatedAt,
       orderId: agreements.id,
-      where: and(...conds),
+      where: filters.where(),
       page: (qr, w, orderBy, limit) => qr.select().from(agreements).where(w).orderBy(...orderBy).limit(limit),
       count: (qr, w) => qr.select({ n: count() }).from(agreements).where(w),
       position: (r) => ({ t: r.updatedAt, i: r.id }),
@@ -799,18 +761,20 @@ export async function listSettingsRecords(
   const bad = q.kind?.filter((k) => !allowed.includes(k));
   if (bad?.length) throw invalid("/query/kind", `kinds of ${q.recordType} records are ${allowed.join(", ")}`);
   const kinds = q.kind?.length ? q.kind : undefined;
-  const filters: Record<string, unknown> = { recordType: q.recordType };
   // location and party text goes through FTS: without letters or digits it applies no filter.
   const textApplies = q.q ? (q.recordType === "location" || q.recordType === "party" ? ftsMatchQuery(q.q) !== null : true) : false;
-  if (textApplies) filters.q = q.q;
-  if (q.status?.length) filters.status = q.status;
-  if (kinds) filters.kind = kinds;
+  // Echo only: the conditions are built per table inside the record source.
+  const filters = new FilterSet()
+    .add("recordType", q.recordType)
+    .add("q", textApplies ? q.q : undefined)
+    .add("status", q.status)
+    .add("kind", kinds);
   const source = recordSource(q.recordType, { ...q, q: textApplies ? q.q : undefined }, kinds);
   const { items: records, ...page } = await paginate(
     ctx,
     {
       route: "GET /settings/records",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: rec.updatedAt,

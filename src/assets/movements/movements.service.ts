@@ -1,10 +1,10 @@
 // The movement chronology: every physical event appends one immutable row and one
 // outbox event in the caller's transaction. Nothing here ever updates a movement.
-import { and, count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { appendEvent, type EventKind } from "../../platform/outbox/outbox.ts";
-import { paginate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { items } from "../items/items.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
@@ -121,25 +121,12 @@ const toLinkedDto = (r: MovementWithLink) => toMovementDto(r, r.correctedBy);
 
 /** Normalised filters (echoed, cursor-bound) of GET /movements and the WHERE clause they make. */
 export function movementFilters(q: ListMovementsQuery): { filters: Record<string, unknown>; where: SQL | undefined } {
-  const filters: Record<string, unknown> = {};
-  const conds: SQL[] = [];
-  if (q.itemId) {
-    filters.itemId = q.itemId;
-    conds.push(eq(movements.itemId, q.itemId));
-  }
-  if (q.kind?.length) {
-    filters.kind = q.kind;
-    conds.push(inArray(movements.kind, q.kind));
-  }
-  if (q.from) {
-    filters.from = q.from;
-    conds.push(gte(movements.eventTime, q.from));
-  }
-  if (q.to) {
-    filters.to = q.to;
-    conds.push(lt(movements.eventTime, q.to));
-  }
-  return { filters, where: conds.length ? and(...conds) : undefined };
+  const f = new FilterSet()
+    .add("itemId", q.itemId, (v) => eq(movements.itemId, v))
+    .add("kind", q.kind, (v) => inArray(movements.kind, v))
+    .add("from", q.from, (v) => gte(movements.eventTime, v))
+    .add("to", q.to, (v) => lt(movements.eventTime, v));
+  return { filters: f.applied, where: f.where() };
 }
 
 /** Page query of the chronology (exported for the query-plan test). */

@@ -4,7 +4,7 @@ import { and, eq, inArray, count, gt } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
-import { paginate } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { savedViews, drafts } from "./views.tables.ts";
 import {
   SURFACE_FILTERS,
@@ -54,19 +54,18 @@ function checkQuery(surface: Surface, query: Record<string, unknown>, path: stri
 }
 
 export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
-  const filters: Record<string, unknown> = {};
-  if (q.surface?.length) filters.surface = q.surface;
-  const where = and(eq(savedViews.userId, ctx.userId), q.surface?.length ? inArray(savedViews.surface, q.surface) : undefined);
+  const filters = new FilterSet().add("surface", q.surface, (v) => inArray(savedViews.surface, v));
   return paginate(
     ctx,
     {
       route: "GET /saved-views",
-      filters,
+      filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: savedViews.updatedAt,
       orderId: savedViews.id,
-      where,
+      // The caller's own views only: always applied, never echoed.
+      where: filters.where(eq(savedViews.userId, ctx.userId)),
       page: (qr, w, orderBy, limit) => qr.select().from(savedViews).where(w).orderBy(...orderBy).limit(limit),
       count: (qr, w) => qr.select({ n: count() }).from(savedViews).where(w),
       position: (r) => ({ t: r.updatedAt, i: r.id }),

@@ -53,6 +53,29 @@ export function csvEnum<const T extends readonly [string, ...string[]]>(values: 
     .openapi({ type: "string", description: `Comma-separated: ${values.join(", ")}` });
 }
 
+/**
+ * The filters a list applied. A present value is echoed (the normalised query value,
+ * or `echo` where the condition is built from a derived value such as an FTS match)
+ * and adds its condition; undefined, null, "" and [] apply nothing. `false` is present.
+ */
+export class FilterSet {
+  readonly applied: Record<string, unknown> = {};
+  #conds: SQL[] = [];
+
+  add<T>(name: string, value: T | undefined | null, condition?: (v: NonNullable<T>) => SQL | undefined, echo: unknown = value): this {
+    if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0)) return this;
+    this.applied[name] = echo;
+    const cond = condition?.(value);
+    if (cond) this.#conds.push(cond);
+    return this;
+  }
+
+  /** AND of `leading` conditions (always applied, never echoed) then the filters' in the order added; undefined when none. */
+  where(...leading: Array<SQL | undefined>): SQL | undefined {
+    return and(...leading, ...this.#conds);
+  }
+}
+
 export function listEnvelope<T extends z.ZodType>(itemSchema: T, name: string, listKey = "items") {
   return z
     .object({
