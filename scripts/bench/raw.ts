@@ -1,0 +1,217 @@
+// The raw-SQL reference: the same SQL work as the API routes on the same database
+// files, through the same driver (@libsql/client on local files) with the same
+// connection set-up (one single-connection writer with WAL, synchronous=NORMAL,
+// busy timeout and foreign keys; one query_only reader), but no framework, auth,
+// validation, ORM, registry look-up or cursor signing. Its throughput is the
+// machine's limit for that work, so api/raw says what the stack costs.
+import { createClient, type Client, type InStatement, type Row } from "@libsql/client";
+import { createHash } from "node:crypto";
+
+const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
+const READER_PRAGMAS = ["PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
+
+interface RawDb {
+  read: Client;
+  write: Client;
+}
+
+const LIST_VIEWS = "SELECT * FROM saved_views WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?";
+const COUNT_VIEWS = "SELECT count(*) AS n FROM saved_views WHERE user_id = ?";
+const LIST_OWNED = "SELECT * FROM items WHERE ownership = 'owned' ORDER BY updated_at DESC, id DESC LIMIT ?";
+const COUNT_OWNED = "SELECT count(*) AS n FROM items WHERE ownership = 'owned'";
+const INSERT_VIEW =
+  "INSERT INTO saved_views (id, user_id, surface, name, name_key, query, version, created_at, updated_at, created_by) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)";
+const INSERT_IDEMPOTENCY =
+  "INSERT INTO idempotency_keys (user_id, method, route, key, fingerprint, status, body, headers, created_at) VALUES (?, 'POST', ?, ?, ?, 201, ?, ?, ?)";
+const INSERT_ITEM =
+  "INSERT INTO items (id, name, ownership, owner_party_id, agreement_id, model_id, category_id, tracking, quantity, serial_number, condition, quality_status, " +
+  "acquisition_cost_amount, acquisition_cost_currency, acquired_on, attributes, lifecycle, availability, location_id, container_id, version, created_at, updated_at, created_by) " +
+  "VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, 'planned', 'available', ?, NULL, 1, ?, ?, ?)";
+const INSERT_MOVEMENT =
+  "INSERT INTO movements (id, item_id, kind, event_time, recorded_at, actor_id, read_point_id, biz_location_id, to_location_id, quantity, data) " +
+  "VALUES (?, ?, 'registered', ?, ?, ?, ?, ?, ?, ?, '{}')";
+const INSERT_HISTORY = "INSERT INTO item_history (id, item_id, kind, actor_id, recorded_at, reason, data) VALUES (?, ?, 'registered', ?, ?, NULL, ?)";
+const INSERT_OUTBOX = "INSERT INTO outbox (id, kind, aggregate_id, payload, occurred_at, created_at) VALUES (?, 'asset.created', ?, ?, ?, ?)";
+
+async function configured(url: string, pragmas: string[]): Promise<Client> {
+  const client = createClient({ url, concurrency: 1 });
+  for (const p of pragmas) await client.execute(p);
+  return client;
+}
+
+function pageOf(rows: Row[], limit: number, toDto: (r: Row) => Record<string, unknown>) {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  // A plain position cursor: the raw route signs nothing.
+  const nextCursor = more && last ? Buffer.from(JSON.stringify({ t: last.updated_at, i: last.id })).toString("base64url") : null;
+  return { items: page.map(toDto), nextCursor, limit };
+}
+
+function viewDto(r: Row) {
+  return {
+    id: r.id,
+    name: r.name,
+    surface: r.surface,
+    query: JSON.parse(String(r.query)) as unknown,
+    version: Number(r.version),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    createdBy: r.created_by,
+  };
+}
+
+function itemDto(r: Row) {
+  return {
+    id: r.id,
+    name: r.name,
+    ownership: r.ownership,
+    tracking: r.tracking,
+    quantity: Number(r.quantity),
+    serialNumber: r.serial_number,
+    condition: r.condition,
+    qualityStatus: r.quality_status,
+    attributes: JSON.parse(String(r.attributes)) as unknown,
+    lifecycle: r.lifecycle,
+    availability: r.availability,
+    locationId: r.location_id,
+    version: Number(r.version),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Bun.serve routes of the raw reference and a close(); urlFor maps a partner id to its database URL. */
+export function rawRoutes(urlFor: (partnerId: string) => string, userId: string) {
+  const dbs = new Map<string, Promise<RawDb>>();
+  const open = (partnerId: string): Promise<RawDb> => {
+    let db = dbs.get(partnerId);
+    if (!db) {
+      const url = urlFor(partnerId);
+      db = Promise.all([configured(url, READER_PRAGMAS), configured(url, WRITER_PRAGMAS)]).then(([read, write]) => ({ read, write }));
+      dbs.set(partnerId, db);
+    }
+    return db;
+  };
+  const partnerOf = (url: URL) => url.searchParams.get("partnerId") ?? "";
+  const limitOf = (url: URL) => Number(url.searchParams.get("limit") ?? 50);
+
+  /** Page and exact total in one read transaction, like the API's one-snapshot batch. */
+  async function list(req: Request, page: string, count: string, args: Array<string | number>, toDto: (r: Row) => Record<string, unknown>) {
+    const url = new URL(req.url);
+    const limit = limitOf(url);
+    const db = await open(partnerOf(url));
+    const stmts: InStatement[] = [
+      { sql: page, args: [...args, limit + 1] },
+      { sql: count, args },
+    ];
+    const [rows, total] = await db.read.batch(stmts, "deferred");
+    return Response.json({
+      ...pageOf(rows!.rows, limit, toDto),
+      total: Number(total!.rows[0]!.n),
+      asOf: new Date().toISOString(),
+      filters: {},
+    });
+  }
+
+  function idempotencyRow(route: string, key: string, rawBody: string, body: unknown, now: string): InStatement {
+    const fingerprint = createHash("sha256").update(rawBody).digest("hex");
+    return { sql: INSERT_IDEMPOTENCY, args: [userId, route, key, fingerprint, JSON.stringify(body), "{}", now] };
+  }
+
+  const routes = {
+    "/raw/saved-views": {
+      GET: (req: Request) => list(req, LIST_VIEWS, COUNT_VIEWS, [userId], viewDto),
+      POST: async (req: Request) => {
+        const url = new URL(req.url);
+        const rawBody = await req.text();
+        const input = JSON.parse(rawBody) as { name: string; surface: string; query: Record<string, unknown> };
+        const now = new Date().toISOString();
+        const view = {
+          id: Bun.randomUUIDv7(),
+          name: input.name,
+          surface: input.surface,
+          query: input.query,
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+          createdBy: userId,
+        };
+        const db = await open(partnerOf(url));
+        await db.write.batch(
+          [
+            {
+              sql: INSERT_VIEW,
+              args: [view.id, userId, view.surface, view.name, view.name.toLowerCase(), JSON.stringify(view.query), now, now, userId],
+            },
+            idempotencyRow("POST /saved-views", req.headers.get("idempotency-key") ?? view.id, rawBody, view, now),
+          ],
+          "write",
+        );
+        return Response.json(view, { status: 201 });
+      },
+    },
+    "/raw/owned": {
+      GET: (req: Request) => list(req, LIST_OWNED, COUNT_OWNED, [], itemDto),
+    },
+    "/raw/assets": {
+      POST: async (req: Request) => {
+        const url = new URL(req.url);
+        const partnerId = partnerOf(url);
+        const rawBody = await req.text();
+        const input = JSON.parse(rawBody) as Record<string, unknown>;
+        const now = new Date().toISOString();
+        const str = (k: string, d: string) => (typeof input[k] === "string" ? (input[k] as string) : d);
+        const item = {
+          id: Bun.randomUUIDv7(),
+          name: str("name", "item"),
+          ownership: str("ownership", "owned"),
+          tracking: str("tracking", "serialised"),
+          quantity: typeof input.quantity === "number" ? input.quantity : 1,
+          serialNumber: typeof input.serialNumber === "string" ? input.serialNumber : null,
+          condition: str("condition", "good"),
+          qualityStatus: str("qualityStatus", "released"),
+          attributes: (input.attributes as Record<string, unknown> | undefined) ?? {},
+          lifecycle: "planned",
+          availability: "available",
+          locationId: str("locationId", ""),
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        };
+        const movementId = Bun.randomUUIDv7();
+        const eventId = Bun.randomUUIDv7();
+        const event = { id: eventId, type: "asset.created", partnerId, occurredAt: now, data: { itemId: item.id, movementId } };
+        const db = await open(partnerId);
+        await db.write.batch(
+          [
+            {
+              sql: INSERT_ITEM,
+              args: [
+                item.id, item.name, item.ownership, item.tracking, item.quantity, item.serialNumber, item.condition, item.qualityStatus,
+                JSON.stringify(item.attributes), item.locationId, now, now, userId,
+              ],
+            },
+            { sql: INSERT_MOVEMENT, args: [movementId, item.id, now, now, userId, item.locationId, item.locationId, item.locationId, item.quantity] },
+            { sql: INSERT_OUTBOX, args: [eventId, item.id, JSON.stringify(event), now, now] },
+            {
+              sql: INSERT_HISTORY,
+              args: [Bun.randomUUIDv7(), item.id, userId, now, JSON.stringify({ ownership: item.ownership, tracking: item.tracking, quantity: item.quantity })],
+            },
+            idempotencyRow("POST /assets", req.headers.get("idempotency-key") ?? item.id, rawBody, item, now),
+          ],
+          "write",
+        );
+        return Response.json(item, { status: 201 });
+      },
+    },
+  };
+  const close = async () => {
+    for (const db of dbs.values()) {
+      const { read, write } = await db;
+      read.close();
+      write.close();
+    }
+  };
+  return { routes, close };
+}
