@@ -221,7 +221,7 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
     },
     {
       key: "raw-write",
-      label: `Reference: raw SQL insert view + idempotency key, ${spread}`,
+      label: `Reference: raw SQL key lookup + name lookup + insert view + idempotency key, ${spread}`,
       server: "raw",
       method: "POST",
       path: "/raw/saved-views",
@@ -238,7 +238,7 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
     },
     {
       key: "raw-create",
-      label: `Reference: raw SQL insert item + movement + outbox + item history + idempotency key, ${spread}`,
+      label: `Reference: raw SQL key lookup + location lookup + insert item, movement, outbox, item history, idempotency key, ${spread}`,
       server: "raw",
       method: "POST",
       path: "/raw/assets",
@@ -381,8 +381,9 @@ try {
 
   const notes = [
     "API rows run the real app (`createApp`: token, partner and membership resolution, validation, idempotency, Drizzle, signed cursors). " +
-      "Raw rows run only the essential SQL on the same files through `@libsql/client` with the same connection pragmas: the page and its count in one read transaction, or the inserts in one write transaction, " +
-      "without the app's membership, idempotency-key, duplicate-name or reference reads.",
+      "Raw rows do the same SQL work on the same files through `@libsql/client` with the same connection pragmas and no framework, auth, validation or ORM: " +
+      "the page and its count in one read transaction; for writes, one interactive write transaction per partner at a time with the idempotency-key lookup, " +
+      "the duplicate-name (views) or location (assets) lookup, then the inserts. Only the app's membership read is not mirrored.",
     `Writes use a unique Idempotency-Key and name per request, spread ${opts.writePartners === 1 ? `on ${LIST_PARTNER}` : `round-robin across ${opts.writePartners} partners`}.`,
     "p50/p99 are over every response, measured per request in the load generator. The load generator shares the machine's CPUs with the server, so the hello-world figure is partly the generator's own limit.",
   ];

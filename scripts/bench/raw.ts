@@ -21,6 +21,17 @@ const LIST_OWNED = "SELECT * FROM items WHERE ownership = 'owned' ORDER BY updat
 const COUNT_OWNED = "SELECT count(*) AS n FROM items WHERE ownership = 'owned'";
 const INSERT_VIEW =
   "INSERT INTO saved_views (id, user_id, surface, name, name_key, query, version, created_at, updated_at, created_by) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)";
+// The reads the API does before it writes, so the reference does the same SQL work.
+const FIND_IDEMPOTENCY = "SELECT * FROM idempotency_keys WHERE user_id = ? AND method = 'POST' AND route = ? AND key = ?";
+const FIND_VIEW_NAME = "SELECT id FROM saved_views WHERE user_id = ? AND surface = ? AND name_key = ?";
+const FIND_LOCATION = "SELECT * FROM locations WHERE id = ?";
+/** The least any correct single-writer route needs: one interactive transaction per database at a time. */
+const tails = new Map<string, Promise<unknown>>();
+function serialised<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const run = (tails.get(key) ?? Promise.resolve()).then(fn, fn);
+  tails.set(key, run.catch(() => {}));
+  return run;
+}
 const INSERT_IDEMPOTENCY =
   "INSERT INTO idempotency_keys (user_id, method, route, key, fingerprint, status, body, headers, created_at) VALUES (?, 'POST', ?, ?, ?, 201, ?, ?, ?)";
 const INSERT_ITEM =
@@ -138,16 +149,23 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
           createdBy: userId,
         };
         const db = await open(partnerOf(url));
-        await db.write.batch(
-          [
-            {
-              sql: INSERT_VIEW,
-              args: [view.id, userId, view.surface, view.name, view.name.toLowerCase(), JSON.stringify(view.query), now, now, userId],
-            },
-            idempotencyRow("POST /saved-views", req.headers.get("idempotency-key") ?? view.id, rawBody, view, now),
-          ],
-          "write",
-        );
+        const key = req.headers.get("idempotency-key") ?? view.id;
+        // An interactive transaction, as any route that reads before it writes needs.
+        await serialised(partnerOf(url), async () => {
+        const tx = await db.write.transaction("write");
+        try {
+          await tx.execute({ sql: FIND_IDEMPOTENCY, args: [userId, "POST /saved-views", key] });
+          await tx.execute({ sql: FIND_VIEW_NAME, args: [userId, view.surface, view.name.toLowerCase()] });
+          await tx.execute({
+            sql: INSERT_VIEW,
+            args: [view.id, userId, view.surface, view.name, view.name.toLowerCase(), JSON.stringify(view.query), now, now, userId],
+          });
+          await tx.execute(idempotencyRow("POST /saved-views", key, rawBody, view, now));
+          await tx.commit();
+        } finally {
+          tx.close();
+        }
+        });
         return Response.json(view, { status: 201 });
       },
     },
@@ -183,8 +201,13 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
         const eventId = Bun.randomUUIDv7();
         const event = { id: eventId, type: "asset.created", partnerId, occurredAt: now, data: { itemId: item.id, movementId } };
         const db = await open(partnerId);
-        await db.write.batch(
-          [
+        const key = req.headers.get("idempotency-key") ?? item.id;
+        await serialised(partnerId, async () => {
+        const tx = await db.write.transaction("write");
+        try {
+          await tx.execute({ sql: FIND_IDEMPOTENCY, args: [userId, "POST /assets", key] });
+          await tx.execute({ sql: FIND_LOCATION, args: [item.locationId] });
+          await tx.batch([
             {
               sql: INSERT_ITEM,
               args: [
@@ -198,10 +221,13 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
               sql: INSERT_HISTORY,
               args: [Bun.randomUUIDv7(), item.id, userId, now, JSON.stringify({ ownership: item.ownership, tracking: item.tracking, quantity: item.quantity })],
             },
-            idempotencyRow("POST /assets", req.headers.get("idempotency-key") ?? item.id, rawBody, item, now),
-          ],
-          "write",
-        );
+            idempotencyRow("POST /assets", key, rawBody, item, now),
+          ]);
+          await tx.commit();
+        } finally {
+          tx.close();
+        }
+        });
         return Response.json(item, { status: 201 });
       },
     },
