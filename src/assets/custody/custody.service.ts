@@ -5,7 +5,7 @@
 // physical events (checkout, transfer, return) also append a movement.
 import { and, count, desc, eq, gt, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
@@ -152,11 +152,6 @@ async function loadCheckout(tx: Querier, id: string, what = "checkout"): Promise
   return row;
 }
 
-function checkVersion(row: CheckoutRow, expected: number | undefined): void {
-  if (expected !== undefined && row.version !== expected) {
-    throw new AppError("version_conflict", `checkout is at version ${row.version}`);
-  }
-}
 
 function sameHolder(row: CheckoutRow, holder: HolderRef): boolean {
   return row.holderKind === holder.kind && row.holderId === holder.id;
@@ -224,7 +219,7 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
       reservation = (await tx.select().from(checkouts).where(eq(checkouts.id, input.reservationId)))[0];
       if (!reservation) throw invalid("/body/reservationId", "unknown reservation");
       if (reservation.itemId !== item.id) throw invalid("/body/reservationId", "the reservation is for another item");
-      checkVersion(reservation, input.expectedVersion);
+      assertVersion("reservation", reservation, input.expectedVersion);
       assertCheckoutMove(reservation.state, "checked_out", "start");
       if (reservation.endsAt !== null && reservation.endsAt <= ctx.nowIso) {
         throw new AppError("state_conflict", `the reservation's window ended at ${reservation.endsAt}`);
@@ -342,7 +337,7 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
 export async function cancelReservation(ctx: RequestCtx, id: string, input: z.output<typeof CancelReservation>): Promise<CheckoutDto> {
   return withTx(ctx, async (tx) => {
     const row = await loadCheckout(tx, id, "reservation");
-    checkVersion(row, input.expectedVersion);
+    assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "cancelled", "cancel");
     const next = await saveCheckout(ctx, tx, row, { state: "cancelled" });
     await addEvent(ctx, tx, id, "cancelled", input.reason || null, {});
@@ -358,7 +353,7 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
     if (row.holderKind !== "user" || row.holderId !== ctx.userId) {
       throw new AppError("not_holder", "only the user holding this checkout can acknowledge it");
     }
-    checkVersion(row, input.expectedVersion);
+    assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "acknowledge");
     if (row.acknowledgedAt !== null) throw new AppError("state_conflict", `already acknowledged at ${row.acknowledgedAt}`);
     const next = await saveCheckout(ctx, tx, row, { acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.userId });
@@ -372,7 +367,7 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
   if (input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
   return withTx(ctx, async (tx) => {
     const row = await loadCheckout(tx, id);
-    checkVersion(row, input.expectedVersion);
+    assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "extend");
     const clash = (await overlappingReservations(tx, row.itemId, ctx.nowIso, input.dueAt))[0];
     if (clash) throw reservedConflict(clash);
@@ -386,7 +381,7 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
   return withTx(ctx, async (tx) => {
     await assertHolder(tx, input.holder);
     const row = await loadCheckout(tx, id);
-    checkVersion(row, input.expectedVersion);
+    assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "transfer");
     if (sameHolder(row, input.holder)) throw new AppError("state_conflict", "the item is already held by this holder");
     const item = (await tx.select({ locationId: items.locationId }).from(items).where(eq(items.id, row.itemId)))[0];
@@ -422,7 +417,7 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
   return withTx(ctx, async (tx) => {
     if (input.locationId !== undefined) await assertLocation(tx, input.locationId, "/body/locationId");
     const row = await loadCheckout(tx, id);
-    checkVersion(row, input.expectedVersion);
+    assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "returned", "return");
     const item = (await tx.select().from(items).where(eq(items.id, row.itemId)))[0];
     if (!item) throw notFound("item");

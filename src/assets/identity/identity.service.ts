@@ -2,11 +2,11 @@
 // the identifier lifecycle of contract §9, and resolving raw scans.
 import { and, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { items } from "../items/items.tables.ts";
 import { toItemDto } from "../items/items.dto.ts";
-import { assertVersion, currentCheckout, loadItem, recordItemHistory } from "../items/items.service.ts";
+import { currentCheckout, loadItem, recordItemHistory } from "../items/items.service.ts";
 import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "./gs1.ts";
 import { identifiers } from "./identity.tables.ts";
 import { toIdentifierDto, type IdentifierDto, type IdentifierRow, type IdentifierState } from "./identity.dto.ts";
@@ -149,7 +149,7 @@ export async function transitionIdentifier(
   return withTx(ctx, async (tx) => {
     const row = (await tx.select().from(identifiers).where(eq(identifiers.id, id)))[0];
     if (!row) throw notFound("identifier");
-    assertVersion(row.version, input.expectedVersion, "identifier");
+    assertVersion("identifier", row, input.expectedVersion);
     if (!mayMoveIdentifier(row.state, input.to)) {
       throw new AppError("state_conflict", `an identifier cannot go from ${row.state} to ${input.to}`);
     }

@@ -3,7 +3,7 @@
 // item_history row. Every command runs in one transaction and bumps the version.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { canonicalJson } from "../../platform/idempotency/idempotency.ts";
 import { catalogModels } from "../master-data/master-data.tables.ts";
@@ -33,11 +33,6 @@ export async function loadItem(q: Querier, id: string): Promise<ItemRow> {
   return row;
 }
 
-export function assertVersion(current: number, expected: number | undefined, what = "item"): void {
-  if (expected !== undefined && expected !== current) {
-    throw new AppError("version_conflict", `${what} is at version ${current}, not ${expected}`);
-  }
-}
 
 /** Appends a non-physical fact about an item (actor = the token's subject). */
 export async function recordItemHistory(
@@ -242,7 +237,7 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
     set("modelId", modelId);
     set("categoryId", categoryId);
 
-    assertVersion(row.version, expectedVersion);
+    assertVersion("item", row, expectedVersion);
     const keys = Object.keys(next) as Array<keyof Changes>;
     // Same values as stored: nothing changed, so no new version and no history.
     if (keys.length === 0) return toItemDto(row);
@@ -265,7 +260,7 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
 export async function activateItem(ctx: RequestCtx, id: string, input: z.output<typeof ActivateItem>): Promise<ItemDto> {
   return withTx(ctx, async (tx) => {
     const row = await loadItem(tx, id);
-    assertVersion(row.version, input.expectedVersion);
+    assertVersion("item", row, input.expectedVersion);
     if (row.lifecycle !== "planned") {
       throw new AppError("state_conflict", `only a planned item can be activated; this one is ${row.lifecycle}`);
     }
@@ -351,7 +346,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
       if (container.tracking === "quantity") throw invalid("/body/toContainerId", "a quantity-tracked item cannot be a container");
     }
     const row = await loadItem(tx, id);
-    assertVersion(row.version, input.expectedVersion);
+    assertVersion("item", row, input.expectedVersion);
     const blocked = immobility(row);
     if (blocked) throw new AppError("state_conflict", `the item is ${blocked} and cannot be moved by this command`);
 
@@ -399,7 +394,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
 export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<typeof ConsumeItem>): Promise<ItemDto> {
   return withTx(ctx, async (tx) => {
     const row = await loadItem(tx, id);
-    assertVersion(row.version, input.expectedVersion);
+    assertVersion("item", row, input.expectedVersion);
     if (row.tracking !== "quantity") throw new AppError("state_conflict", "only a quantity-tracked item can be consumed");
     if (row.lifecycle !== "active") throw new AppError("state_conflict", `only an active item can be consumed; this one is ${row.lifecycle}`);
     if (input.quantity > row.quantity) {

@@ -3,7 +3,7 @@
 // through the require* helpers, so "unknown" and "archived" mean the same everywhere.
 import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../register/fts-query.ts";
@@ -152,10 +152,6 @@ async function inSnapshot<A, B>(
   return [ra as A, rb as B];
 }
 
-function checkVersion(row: { version: number }, expected: number, what: string): void {
-  if (row.version !== expected) throw new AppError("version_conflict", `${what} is at version ${row.version}, not ${expected}`);
-}
-
 /** The fields of `patch` that differ from `row`; an empty result means the PATCH changes nothing. */
 function changesOf<R extends object>(row: R, patch: Partial<R>): Partial<R> {
   const out: Partial<R> = {};
@@ -245,7 +241,7 @@ export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateL
     const change = changesOf(row, fields);
     // 400s for referenced ids come before the 409s.
     if (change.parentId) await requireLocation(tx, change.parentId, "/body/parentId");
-    checkVersion(row, expectedVersion, "location");
+    assertVersion("location", row, expectedVersion);
     if (Object.keys(change).length === 0) return toLocationDto(row);
 
     if (change.parentId) {
@@ -354,7 +350,7 @@ export async function updateParty(ctx: RequestCtx, id: string, input: UpdatePart
   return withTx(ctx, async (tx) => {
     const row = await loadParty(tx, id);
     const { expectedVersion, ...fields } = input;
-    checkVersion(row, expectedVersion, "party");
+    assertVersion("party", row, expectedVersion);
     const change = changesOf(row, fields);
     if (Object.keys(change).length === 0) return toPartyDto(row);
     // Archiving keeps existing references (items, agreements); only new ones are refused.
@@ -437,7 +433,7 @@ export async function updateAgreement(ctx: RequestCtx, id: string, input: Update
     if (endsOn !== null && endsOn < startsOn) {
       throw invalid(input.endsOn !== undefined ? "/body/endsOn" : "/body/startsOn", input.endsOn !== undefined ? ENDS_BEFORE_STARTS : "must not be after endsOn");
     }
-    checkVersion(row, expectedVersion, "agreement");
+    assertVersion("agreement", row, expectedVersion);
     if (Object.keys(change).length === 0) return toAgreementDto(row);
     const next: AgreementRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
     await tx
@@ -544,7 +540,7 @@ export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateC
   return withTx(ctx, async (tx) => {
     const row = await loadCategory(tx, id);
     const { expectedVersion, ...fields } = input;
-    checkVersion(row, expectedVersion, "category");
+    assertVersion("category", row, expectedVersion);
     const change = changesOf(row, fields);
     if (Object.keys(change).length === 0) return toCategoryDto(row);
     if (change.code) await assertCategoryCodeFree(tx, change.code, id);
@@ -595,7 +591,7 @@ export async function updateModel(ctx: RequestCtx, id: string, input: UpdateCata
     const { expectedVersion, ...fields } = input;
     const change = changesOf(row, fields);
     if (change.categoryId) await requireCategory(tx, change.categoryId, "/body/categoryId");
-    checkVersion(row, expectedVersion, "model");
+    assertVersion("model", row, expectedVersion);
     if (Object.keys(change).length === 0) return toModelDto(row);
     if (change.status === "active" && change.categoryId === undefined) {
       const category = await loadCategory(tx, row.categoryId);

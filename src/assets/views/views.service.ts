@@ -2,7 +2,7 @@
 // touches another record or notifies anyone.
 import { and, eq, inArray, count, gt } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
-import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { savedViews, drafts } from "./views.tables.ts";
@@ -115,9 +115,7 @@ export async function createSavedView(ctx: RequestCtx, input: z.output<typeof Cr
 export async function updateSavedView(ctx: RequestCtx, id: string, input: z.output<typeof UpdateSavedView>) {
   return withTx(ctx, async (tx) => {
     const row = await loadOwnView(ctx, id);
-    if (row.version !== input.expectedVersion) {
-      throw new AppError("version_conflict", `saved view is at version ${row.version}`);
-    }
+    assertVersion("saved view", row, input.expectedVersion);
     const surface = row.surface as Surface;
     const next = { ...row, version: row.version + 1, updatedAt: ctx.nowIso };
     if (input.name !== undefined) {

@@ -109,3 +109,10 @@ export function problemBody(err: AppError, requestId: string): Record<string, un
     requestId,
   };
 }
+
+/** 409 version_conflict when a command names a version other than the record's (absent: no check). */
+export function assertVersion(what: string, record: { version: number }, expected: number | undefined): void {
+  if (expected !== undefined && record.version !== expected) {
+    throw new AppError("version_conflict", `${what} is at version ${record.version}, not ${expected}`);
+  }
+}
