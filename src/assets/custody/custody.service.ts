@@ -122,6 +122,34 @@ export async function getCheckout(ctx: RequestCtx, id: string) {
 
 // ---------------------------------------------------------------- shared checks
 
+/** A new checkout record (a reservation when state is `reserved`), authored by the caller now. */
+function newCheckoutRow(
+  ctx: RequestCtx,
+  f: Pick<CheckoutRow, "itemId" | "state" | "startsAt" | "endsAt" | "dueAt" | "checkedOutAt" | "note"> & { holder: { kind: CheckoutRow["holderKind"]; id: string } },
+): CheckoutRow {
+  return {
+    id: ctx.deps.newId(),
+    itemId: f.itemId,
+    state: f.state,
+    holderKind: f.holder.kind,
+    holderId: f.holder.id,
+    startsAt: f.startsAt,
+    endsAt: f.endsAt,
+    dueAt: f.dueAt,
+    checkedOutAt: f.checkedOutAt,
+    returnedAt: null,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    note: f.note,
+    returnCondition: null,
+    returnLocationId: null,
+    version: 1,
+    createdAt: ctx.nowIso,
+    updatedAt: ctx.nowIso,
+    createdBy: ctx.userId,
+  };
+}
+
 async function loadItem(tx: Querier, itemId: string): Promise<ItemRow> {
   const item = (await tx.select().from(items).where(eq(items.id, itemId)))[0];
   if (!item) throw invalid("/body/itemId", "unknown item");
@@ -246,27 +274,16 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
         note: input.note ?? reservation.note,
       });
     } else {
-      row = {
-        id: ctx.deps.newId(),
+      row = newCheckoutRow(ctx, {
         itemId: item.id,
         state: "checked_out",
-        holderKind: input.holder.kind,
-        holderId: input.holder.id,
+        holder: input.holder,
         startsAt: ctx.nowIso,
         endsAt: null,
         dueAt: input.dueAt,
         checkedOutAt: ctx.nowIso,
-        returnedAt: null,
-        acknowledgedAt: null,
-        acknowledgedBy: null,
         note: input.note ?? null,
-        returnCondition: null,
-        returnLocationId: null,
-        version: 1,
-        createdAt: ctx.nowIso,
-        updatedAt: ctx.nowIso,
-        createdBy: ctx.userId,
-      };
+      });
       await tx.insert(checkouts).values(row);
     }
     await addEvent(ctx, tx, row.id, "checked_out", null, { dueAt: input.dueAt, holder: input.holder, reservationId: reservation?.id ?? null });
@@ -306,27 +323,16 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
         });
       }
     }
-    const row: CheckoutRow = {
-      id: ctx.deps.newId(),
+    const row = newCheckoutRow(ctx, {
       itemId: item.id,
       state: "reserved",
-      holderKind: input.holder.kind,
-      holderId: input.holder.id,
+      holder: input.holder,
       startsAt: input.startsAt,
       endsAt: input.endsAt,
       dueAt: null,
       checkedOutAt: null,
-      returnedAt: null,
-      acknowledgedAt: null,
-      acknowledgedBy: null,
       note: input.note ?? null,
-      returnCondition: null,
-      returnLocationId: null,
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
-    };
+    });
     await tx.insert(checkouts).values(row);
     await addEvent(ctx, tx, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
     await refreshAvailability(tx, item.id, ctx.nowIso);
