@@ -166,9 +166,9 @@ describe("failures", () => {
 describe("registry", () => {
   test("resolves names and all, and rejects unknown jobs with the registered list", () => {
     const reg = createJobRegistry();
-    expect(reg.names()).toEqual(["housekeeping"]);
-    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping"]);
-    expect(() => reg.resolve("alerts")).toThrow(new UnknownJobError("unknown job alerts (registered: housekeeping)"));
+    expect(reg.names()).toEqual(["housekeeping", "reservations"]);
+    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping", "reservations"]);
+    expect(() => reg.resolve("alerts")).toThrow(new UnknownJobError("unknown job alerts (registered: housekeeping, reservations)"));
   });
 
   test("refuses duplicate names and schedules that do not parse", () => {
@@ -224,13 +224,16 @@ describe("scheduler", () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const seen: string[] = [];
     const scheduler = startScheduler(jobsOn, { cron: fakeCron, onRun: (os) => seen.push(...os.map((o) => `${o.partnerId}:${o.status}`)) });
-    expect(scheduler.jobs).toEqual(["housekeeping"]);
-    expect(fired.map((f) => [f.schedule, f.tz])).toEqual([["0 * * * *", "UTC"]]);
+    expect(scheduler.jobs).toEqual(["housekeeping", "reservations"]);
+    expect(fired.map((f) => [f.schedule, f.tz])).toEqual([
+      ["0 * * * *", "UTC"],
+      ["* * * * *", "UTC"],
+    ]);
 
     await fired[0]!.handler();
     expect(seen).toContain(`${pid}:succeeded`);
     await scheduler.stop();
-    expect(fired[0]!.stopped).toBe(true);
+    expect(fired.every((f) => f.stopped)).toBe(true);
   });
 
   test("does nothing when jobs are off", async () => {
@@ -244,7 +247,7 @@ describe("scheduler", () => {
   test("real Bun.cron registration starts and stops", async () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const s = startScheduler(jobsOn);
-    expect(s.jobs).toEqual(["housekeeping"]);
+    expect(s.jobs).toEqual(["housekeeping", "reservations"]);
     await s.stop();
   });
 });

@@ -6,6 +6,7 @@ import type { Querier } from "../platform/http/context.ts";
 import type { Logger } from "../platform/log.ts";
 import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
 import { housekeepingJob } from "./housekeeping.job.ts";
+import { reservationsJob } from "./reservations.job.ts";
 
 export interface JobResult {
   /** Records the pass handled (deleted, sent, scanned…). */
@@ -107,5 +108,5 @@ export class JobRegistry {
 
 /** Every job the service ships; feature issues add theirs here. */
 export function createJobRegistry(): JobRegistry {
-  return new JobRegistry([housekeepingJob]);
+  return new JobRegistry([housekeepingJob, reservationsJob]);
 }

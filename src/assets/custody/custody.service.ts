@@ -3,7 +3,7 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave) and writes a checkout_events row;
 // physical events (checkout, transfer, return) also append a movement.
-import { and, count, desc, eq, gt, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
@@ -490,4 +490,33 @@ async function moveContents(ctx: RequestCtx, tx: Querier, containerId: string, t
       data: { containerId, checkoutId },
     });
   }
+}
+
+/** Actor of changes the service makes on its own schedule. */
+export const SYSTEM_ACTOR = "system";
+
+/**
+ * Cancels reservations whose window ended without a checkout, so they stop
+ * holding the item `reserved`; each gets an `expired` event. At most `limit` per call.
+ */
+export async function expireReservations(tx: Querier, nowIso: string, newId: () => string, limit = 500): Promise<number> {
+  const ended = await tx
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.state, "reserved"), lte(checkouts.endsAt, nowIso)))
+    .limit(limit);
+  for (const r of ended) {
+    await tx.update(checkouts).set({ state: "cancelled", version: r.version + 1, updatedAt: nowIso }).where(eq(checkouts.id, r.id));
+    await tx.insert(checkoutEvents).values({
+      id: newId(),
+      checkoutId: r.id,
+      kind: "expired",
+      actorId: SYSTEM_ACTOR,
+      recordedAt: nowIso,
+      reason: "the reservation window ended without a checkout",
+      data: { endsAt: r.endsAt },
+    });
+  }
+  for (const itemId of new Set(ended.map((r) => r.itemId))) await refreshAvailability(tx, itemId, nowIso);
+  return ended.length;
 }

@@ -1,0 +1,48 @@
+import { test, expect, afterAll } from "bun:test";
+import { createTestEnv, MutableClock } from "../../test/harness.ts";
+import { runJob } from "./run-job.ts";
+import { reservationsJob } from "./reservations.job.ts";
+
+const clock = new MutableClock(new Date("2026-11-23T08:00:00.000Z"));
+const env = await createTestEnv({}, { clock });
+afterAll(() => env.close());
+
+test("a reservation whose window ended unstarted is cancelled as expired and releases the item", async () => {
+  await env.provision("acme");
+  await env.member("acme", "ops", "admin");
+  const t = await env.token("ops", { ttlSeconds: 86_400 });
+  const url = (p: string) => `/api/assets${p}?partnerId=acme`;
+  const site = await env.call("POST", url("/locations"), { token: t, body: { name: "Site", kind: "site" } });
+  const item = await env.call("POST", url("/assets"), { token: t, body: { name: "Drill", locationId: site.body.id, ownership: "owned" } });
+  await env.call("POST", url(`/items/${item.body.id}/activate`), { token: t, body: {} });
+  const hour = 3_600_000;
+  const r = await env.call("POST", url("/reservations"), {
+    token: t,
+    body: {
+      itemId: item.body.id,
+      holder: { kind: "user", id: "ops" },
+      startsAt: new Date(clock.current.getTime() + hour).toISOString(),
+      endsAt: new Date(clock.current.getTime() + 2 * hour).toISOString(),
+    },
+  });
+  expect(r.status).toBe(201);
+
+  // Before the window ends nothing happens.
+  clock.advance(90 * 60_000);
+  let [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
+  expect(outcome).toMatchObject({ status: "succeeded", processed: 0 });
+  expect((await env.call("GET", url(`/items/${item.body.id}`), { token: t })).body.availability).toBe("reserved");
+
+  clock.advance(60 * 60_000);
+  [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
+  expect(outcome).toMatchObject({ status: "succeeded", processed: 1 });
+  const co = await env.call("GET", url(`/checkouts/${r.body.id}`), { token: t });
+  expect(co.body.state).toBe("cancelled");
+  expect(co.body.version).toBe(2);
+  expect(co.body.events[0]).toMatchObject({ kind: "expired", actorId: "system" });
+  expect((await env.call("GET", url(`/items/${item.body.id}`), { token: t })).body.availability).toBe("available");
+
+  // A second pass finds nothing more to do.
+  [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
+  expect(outcome).toMatchObject({ status: "succeeded", processed: 0 });
+});
