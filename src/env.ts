@@ -78,7 +78,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const production = env.NODE_ENV === "production";
   const tenantsDir = resolve(env.TENANTS_DIR);
-  if (!env.TENANT_DB_URL?.startsWith("libsql://")) mkdirSync(tenantsDir, { recursive: true });
+  // The registry and development key files live here even when partners are remote.
+  mkdirSync(tenantsDir, { recursive: true });
 
   let secret = env.DASHBOARD_JWT_SECRET;
   if (!secret && !env.DASHBOARD_JWKS_URL) {

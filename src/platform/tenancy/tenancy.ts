@@ -3,7 +3,7 @@
 // lock per partner.
 import { eq, and } from "drizzle-orm";
 import { LibsqlError } from "@libsql/client";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import * as tenantSchema from "../../db/tenant-schema.ts";
 import * as registrySchema from "../../db/registry-schema.ts";
 import { partners, userPartners } from "./registry.tables.ts";
@@ -52,6 +52,9 @@ export class Tenancy {
 
   async init(): Promise<void> {
     if (this.#registry) return;
+    // The registry is a local file even when partner databases are remote (config
+    // does not create TENANTS_DIR for a libsql:// template).
+    mkdirSync(this.#opts.tenantsDir, { recursive: true });
     const pair = await openDbPair(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, registrySchema);
     await this.locks.run(REGISTRY_LOCK, () => migrateIfBehind(pair, "registry"));
     this.#registry = pair;
