@@ -3,11 +3,11 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave) and writes a checkout_events row;
 // physical events (checkout, transfer, return) also append a movement.
-import { and, count, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { FilterSet, paginate } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { items } from "../items/items.tables.ts";
@@ -94,12 +94,8 @@ export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListChec
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: checkouts.updatedAt,
-      orderId: checkouts.id,
+      ...updatedOrder(checkouts),
       where: filters.where(),
-      page: (qr, w, orderBy, limit) => qr.select().from(checkouts).where(w).orderBy(...orderBy).limit(limit),
-      count: (qr, w) => qr.select({ n: count() }).from(checkouts).where(w),
-      position: (r) => ({ t: r.updatedAt, i: r.id }),
     },
     (r) => toCheckoutDto(r, ctx.nowIso),
   );

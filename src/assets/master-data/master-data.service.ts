@@ -1,11 +1,11 @@
 // Master data: the location tree, parties, agreements and the catalogue, plus the
 // uniform settings-record list over all four. Other modules validate references
 // through the require* helpers, so "unknown" and "archived" mean the same everywhere.
-import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../register/fts-query.ts";
 import { items } from "../items/items.tables.ts";
 import { agreements, catalogCategories, catalogModels, locations, parties } from "./master-data.tables.ts";
@@ -305,12 +305,8 @@ export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Pro
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: locations.updatedAt,
-      orderId: locations.id,
+      ...updatedOrder(locations),
       where: filters.where(),
-      page: (qr, w, orderBy, limit) => qr.select().from(locations).where(w).orderBy(...orderBy).limit(limit),
-      count: (qr, w) => qr.select({ n: count() }).from(locations).where(w),
-      position: (r) => ({ t: r.updatedAt, i: r.id }),
     },
     toLocationDto,
   );
@@ -375,12 +371,8 @@ export async function listParties(ctx: RequestCtx, q: ListPartiesQuery): Promise
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: parties.updatedAt,
-      orderId: parties.id,
+      ...updatedOrder(parties),
       where: filters.where(),
-      page: (qr, w, orderBy, limit) => qr.select().from(parties).where(w).orderBy(...orderBy).limit(limit),
-      count: (qr, w) => qr.select({ n: count() }).from(parties).where(w),
-      position: (r) => ({ t: r.updatedAt, i: r.id }),
     },
     toPartyDto,
   );
@@ -467,12 +459,8 @@ export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): P
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: agreements.updatedAt,
-      orderId: agreements.id,
+      ...updatedOrder(agreements),
       where: filters.where(),
-      page: (qr, w, orderBy, limit) => qr.select().from(agreements).where(w).orderBy(...orderBy).limit(limit),
-      count: (qr, w) => qr.select({ n: count() }).from(agreements).where(w),
-      position: (r) => ({ t: r.updatedAt, i: r.id }),
     },
     toAgreementDto,
   );

@@ -20,7 +20,6 @@ const P = "acme";
 const START = new Date("2026-03-01T08:00:00.000Z");
 const clock = new MutableClock(new Date(START));
 let env: TestEnv;
-let owner: string;
 let viewer: string;
 const id = () => Bun.randomUUIDv7();
 
@@ -144,9 +143,9 @@ async function seed(handle: TenantHandle): Promise<void> {
 beforeAll(async () => {
   env = await createTestEnv({}, { clock });
   await env.provision(P);
-  await env.member(P, "olga", "owner");
+
   await env.member(P, "vera", "viewer");
-  owner = await env.token("olga");
+
   viewer = await env.token("vera");
   const handle = await env.deps.tenancy.acquire(P);
   try {

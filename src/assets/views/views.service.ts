@@ -1,10 +1,10 @@
 // Saved views and drafts: personal state of one user in one partner. Nothing here
 // touches another record or notifies anyone.
-import { and, eq, inArray, count, gt } from "drizzle-orm";
+import { and, eq, inArray, gt } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
-import { FilterSet, paginate } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { savedViews, drafts } from "./views.tables.ts";
 import {
   SURFACE_FILTERS,
@@ -62,13 +62,9 @@ export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSav
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: savedViews.updatedAt,
-      orderId: savedViews.id,
+      ...updatedOrder(savedViews),
       // The caller's own views only: always applied, never echoed.
       where: filters.where(eq(savedViews.userId, ctx.userId)),
-      page: (qr, w, orderBy, limit) => qr.select().from(savedViews).where(w).orderBy(...orderBy).limit(limit),
-      count: (qr, w) => qr.select({ n: count() }).from(savedViews).where(w),
-      position: (r) => ({ t: r.updatedAt, i: r.id }),
     },
     toSavedViewDto,
   );

@@ -2,8 +2,8 @@
 // (timestamp, id) with the row-value predicate (the OR/AND form scans), an exact
 // total read in the same snapshot as the page, and opaque HMAC-bound cursors.
 import { z } from "@hono/zod-openapi";
-import { and, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, count, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { canonicalJson } from "../idempotency/idempotency.ts";
@@ -194,5 +194,23 @@ export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>,
     total,
     asOf,
     filters: req.filters,
+  };
+}
+
+type UpdatedTable = SQLiteTable & { updatedAt: SQLiteColumn; id: SQLiteColumn };
+
+/**
+ * The page, count and cursor parts of a list over one table of mutable records,
+ * ordered by (updated_at, id): what most list routes need besides their filters.
+ */
+export function updatedOrder<T extends UpdatedTable>(table: T) {
+  type Row = T["$inferSelect"];
+  return {
+    orderTs: table.updatedAt,
+    orderId: table.id,
+    page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) =>
+      q.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(limit) as unknown as SQLWrapper & PromiseLike<Row[]>,
+    count: (q: Querier, where: SQL | undefined) => q.select({ n: count() }).from(table as SQLiteTable).where(where),
+    position: (r: Row) => ({ t: (r as { updatedAt: string }).updatedAt, i: (r as { id: string }).id }),
   };
 }
