@@ -1,6 +1,6 @@
 // Contract §4: capability configuration (role defaults, time-limited grants, the
 // last-admin guard) and the eligible-users combobox.
-import { test, expect, afterAll, beforeAll } from "bun:test";
+import { describe, test, expect, afterAll, beforeAll } from "bun:test";
 import { createTestEnv, MutableClock } from "../harness.ts";
 import { upsertMember } from "../../src/platform/tenancy/members.ts";
 import { expectProblem, expectFieldError } from "./helpers.ts";
@@ -151,4 +151,35 @@ test("eligible users: no email, no inactive members, grantees included, strict q
   expectFieldError(await env.call("GET", eligible("capability=planning_view"), { token: t }), "/query/capability");
   expectFieldError(await env.call("GET", eligible("capability=ams_view&userId=olga"), { token: t }), "/query/userId");
   expectFieldError(await env.call("GET", `/api/assets/eligible-users?partnerId=${P}`, { token: t }), "/query/capability");
+});
+
+describe("capability changes under concurrent reads", () => {
+  test("a revoked grant is never cached past its change, even while the grantee keeps reading", async () => {
+    const cenv = await createTestEnv();
+    try {
+      await cenv.provision("race");
+      await cenv.member("race", "boss", "admin", "Boss");
+      await cenv.member("race", "op", "operator", "Op");
+      const boss = await cenv.token("boss");
+      const op = await cenv.token("op");
+      const put = (grants: Array<{ userId: string; expiresAt: null }>) =>
+        cenv.call("PUT", "/api/assets/capabilities/ams_admin?partnerId=race", { token: boss, body: { roleDefaults: ["admin", "owner"], grants } });
+      for (let round = 0; round < 10; round++) {
+        expect((await put([{ userId: "op", expiresAt: null }])).status).toBe(200);
+        let done = false;
+        const revoke = put([]).then((r) => ((done = true), r));
+        const reader = (async () => {
+          while (!done) await cenv.call("GET", "/api/me?partnerId=race", { token: op });
+        })();
+        expect((await revoke).status).toBe(200);
+        await reader;
+        const me = await cenv.call("GET", "/api/me?partnerId=race", { token: op });
+        expect(me.body.partner.capabilities).not.toContain("ams_admin");
+        const denied = await cenv.call("POST", "/api/assets/locations?partnerId=race", { token: op, body: { name: `L${round}`, kind: "site" } });
+        expect(denied.status).toBe(403);
+      }
+    } finally {
+      cenv.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@
 import { eq, asc, and, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
-import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { afterCommit, db, withTx, type RequestCtx } from "../../platform/http/context.ts";
 import { memberships, capabilitySettings, capabilityGrants } from "../../platform/auth/auth.tables.ts";
 import {
   CAPABILITIES,
@@ -76,9 +76,10 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
         })),
       );
     }
+    // Only once committed: a reader in between must not cache the old configuration again.
+    afterCommit(ctx, () => forgetCapabilityConfig(ctx.tenant));
     return { key, roleDefaults, grants: input.grants.map((g) => ({ userId: g.userId, expiresAt: g.expiresAt })), version };
   });
-  forgetCapabilityConfig(ctx.tenant);
   return result;
 }
 

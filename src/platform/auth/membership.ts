@@ -24,9 +24,17 @@ export interface ResolvedMember {
 }
 
 const CONFIG_MEMO = "capabilityConfig";
+const CONFIG_GENERATION = "capabilityConfigGeneration";
 
 export async function loadCapabilityConfig(q: Querier): Promise<CapabilityConfig> {
   const [settings, grants] = await Promise.all([q.select().from(capabilitySettings), q.select().from(capabilityGrants)]);
+  return toCapabilityConfig(settings, grants);
+}
+
+function toCapabilityConfig(
+  settings: Array<typeof capabilitySettings.$inferSelect>,
+  grants: Array<typeof capabilityGrants.$inferSelect>,
+): CapabilityConfig {
   const roleDefaults = Object.fromEntries(CAPABILITIES.map((c) => [c, [...CAPABILITY_DEFAULTS[c]]])) as Record<Capability, Role[]>;
   for (const s of settings) if (isCapability(s.key)) roleDefaults[s.key] = s.roleDefaults as Role[];
   return {
@@ -37,17 +45,30 @@ export async function loadCapabilityConfig(q: Querier): Promise<CapabilityConfig
   };
 }
 
-/** The partner's capability configuration, memoised on the open handle until a change. */
+function generation(tenant: TenantHandle): number {
+  return (tenant.memo.get(CONFIG_GENERATION) as number | undefined) ?? 0;
+}
+
+/**
+ * The partner's capability configuration, memoised on the open handle. A load that
+ * overlapped a change (the generation moved on meanwhile) is used once but not kept,
+ * so a revoked capability can never be cached past its change.
+ */
 export async function capabilityConfig(tenant: TenantHandle): Promise<CapabilityConfig> {
-  let cfg = tenant.memo.get(CONFIG_MEMO) as CapabilityConfig | undefined;
-  if (!cfg) {
-    cfg = await loadCapabilityConfig(tenant.db.read as unknown as Querier);
-    tenant.memo.set(CONFIG_MEMO, cfg);
-  }
+  const cached = tenant.memo.get(CONFIG_MEMO) as CapabilityConfig | undefined;
+  if (cached) return cached;
+  const gen = generation(tenant);
+  const r = tenant.db.read;
+  // One batch: settings and grants from one snapshot.
+  const [settings, grants] = await r.batch([r.select().from(capabilitySettings), r.select().from(capabilityGrants)]);
+  const cfg = toCapabilityConfig(settings, grants);
+  if (generation(tenant) === gen) tenant.memo.set(CONFIG_MEMO, cfg);
   return cfg;
 }
 
+/** Call after a committed change to the configuration (see afterCommit). */
 export function forgetCapabilityConfig(tenant: TenantHandle): void {
+  tenant.memo.set(CONFIG_GENERATION, generation(tenant) + 1);
   tenant.memo.delete(CONFIG_MEMO);
 }
 

@@ -24,6 +24,8 @@ export interface RequestCtx {
   capabilities: Set<Capability>;
   /** The open write transaction, when the request runs inside one. */
   tx?: TenantTx;
+  /** Work to do once the open transaction has committed (dropped if it rolls back). */
+  afterCommit?: Array<() => void>;
 }
 
 /** Reads see the open transaction's own writes, else committed data only. */
@@ -37,12 +39,41 @@ export function db(ctx: RequestCtx): Querier {
  */
 export async function withTx<T>(ctx: RequestCtx, fn: (tx: Querier) => Promise<T>): Promise<T> {
   if (ctx.tx) return fn(ctx.tx as unknown as Querier);
-  return ctx.deps.tenancy.writeTx(ctx.tenant, async (tx) => {
-    ctx.tx = tx;
-    try {
-      return await fn(tx as unknown as Querier);
-    } finally {
-      ctx.tx = undefined;
-    }
-  });
+  return inOwnTx(ctx, (tx) => fn(tx as unknown as Querier));
+}
+
+/**
+ * Opens the request's write transaction (under the partner's lock), runs fn in it
+ * and, once it has committed, the afterCommit work fn registered.
+ */
+export async function inOwnTx<T>(ctx: RequestCtx, fn: (tx: TenantTx) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
+  ctx.afterCommit = [];
+  let result: T;
+  try {
+    result = await ctx.deps.tenancy.writeTx(
+      ctx.tenant,
+      async (tx) => {
+        ctx.tx = tx;
+        try {
+          return await fn(tx);
+        } finally {
+          ctx.tx = undefined;
+        }
+      },
+      lockTimeoutMs,
+    );
+  } catch (err) {
+    ctx.afterCommit = undefined;
+    throw err;
+  }
+  const pending = ctx.afterCommit;
+  ctx.afterCommit = undefined;
+  for (const run of pending) run();
+  return result;
+}
+
+/** Runs `fn` after the current transaction commits, or now when none is open. */
+export function afterCommit(ctx: RequestCtx, fn: () => void): void {
+  if (ctx.tx && ctx.afterCommit) ctx.afterCommit.push(fn);
+  else fn();
 }

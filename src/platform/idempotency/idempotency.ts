@@ -5,9 +5,8 @@ import { and, eq, lt } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { LockTimeoutError } from "../tenancy/write-lock.ts";
-import type { RequestCtx } from "../http/context.ts";
 import type { RouteResult } from "../http/define-route.ts";
-import type { Querier } from "../http/context.ts";
+import { inOwnTx, type Querier, type RequestCtx } from "../http/context.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -56,7 +55,7 @@ export async function runIdempotent(
     eq(idempotencyKeys.key, req.key),
   );
   try {
-    return await ctx.deps.tenancy.writeTx(ctx.tenant, async (rawTx) => {
+    return await inOwnTx(ctx, async (rawTx) => {
       const tx = rawTx as unknown as Querier;
       const existing = (await tx.select().from(idempotencyKeys).where(pk))[0];
       if (existing) {
@@ -68,13 +67,7 @@ export async function runIdempotent(
           result: { status: existing.status, body: existing.body === "" ? undefined : JSON.parse(existing.body), headers: existing.headers },
         };
       }
-      ctx.tx = rawTx;
-      let result: RouteResult;
-      try {
-        result = await run();
-      } finally {
-        ctx.tx = undefined;
-      }
+      const result = await run();
       if (result.status >= 200 && result.status < 300) {
         await tx.insert(idempotencyKeys).values({
           userId: ctx.userId,
