@@ -118,6 +118,8 @@ export async function getCheckout(ctx: RequestCtx, id: string) {
 
 // ---------------------------------------------------------------- shared checks
 
+export const RESERVATION_START_GRACE_MS = 5 * 60_000;
+
 /** A new checkout record (a reservation when state is `reserved`), authored by the caller now. */
 function newCheckoutRow(
   ctx: RequestCtx,
@@ -301,6 +303,9 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
  * or the active checkout's [checkedOutAt, max(dueAt, now)), is 409.
  */
 export async function createReservation(ctx: RequestCtx, input: z.output<typeof CreateReservation>): Promise<CheckoutDto> {
+  // A reservation is a future window; a few minutes of grace absorb client clock skew.
+  const earliestStart = new Date(ctx.now.getTime() - RESERVATION_START_GRACE_MS).toISOString();
+  if (input.startsAt < earliestStart) throw invalid("/body/startsAt", "must not be in the past");
   if (input.endsAt <= input.startsAt) throw invalid("/body/endsAt", "must be after startsAt");
   if (input.endsAt <= ctx.nowIso) throw invalid("/body/endsAt", "must be in the future");
   return withTx(ctx, async (tx) => {

@@ -143,7 +143,9 @@ describe("a projector's week", () => {
   test("reservation input is checked", async () => {
     const base = { itemId: ids.item, holder: { kind: "user", id: "alice" } };
     expectField(await call("POST", "/reservations", { ...base, startsAt: at(3 * DAY), endsAt: at(2 * DAY) }), "/body/endsAt");
-    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3 * DAY), endsAt: at(-2 * DAY) }), "/body/endsAt");
+    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3 * DAY), endsAt: at(-2 * DAY) }), "/body/startsAt");
+    // A window already begun (beyond the clock-skew grace) is not a reservation.
+    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3_600_000), endsAt: at(2 * DAY) }), "/body/startsAt");
     expectField(await call("POST", "/reservations", { ...base, startsAt: "next week", endsAt: at(2 * DAY) }), "/body/startsAt");
     expectField(await call("POST", "/reservations", { ...base, itemId: env.deps.newId(), startsAt: at(DAY), endsAt: at(2 * DAY) }), "/body/itemId");
     expectField(

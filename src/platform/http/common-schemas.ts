@@ -4,17 +4,28 @@ import { z } from "@hono/zod-openapi";
 export const Id = z.string().uuid().openapi({ description: "UUIDv7", example: "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f" });
 export const IdParams = z.strictObject({ id: Id });
 
-/** RFC 3339 input with any offset, normalised to UTC with milliseconds. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** True when year, month and day name a real calendar day (no 30 February). */
+function isRealDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** RFC 3339 input (seconds required) with any offset, normalised to UTC with milliseconds. */
 export const Instant = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i, "must be an RFC 3339 timestamp with offset")
   .transform((s, ctx) => {
-    const d = new Date(s);
-    if (Number.isNaN(d.getTime())) {
-      ctx.addIssue({ code: "custom", message: "not a valid timestamp" });
+    const m = RFC3339.exec(s);
+    const [y, mo, d, h, mi, sec] = (m?.slice(1, 7) ?? []).map(Number) as number[];
+    const valid =
+      m !== null && isRealDate(y!, mo!, d!) && h! <= 23 && mi! <= 59 && sec! <= 59 && (m[8]!.length === 1 || Number(m[8]!.slice(4)) <= 59);
+    const t = valid ? new Date(s).getTime() : Number.NaN;
+    if (Number.isNaN(t)) {
+      ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp such as 2026-11-22T10:00:00Z or 2026-11-22T11:00:00+01:00" });
       return z.NEVER;
     }
-    return d.toISOString();
+    return new Date(t).toISOString();
   })
   .openapi({ type: "string", format: "date-time", example: "2026-11-22T10:00:00.000Z" });
 

@@ -25,11 +25,7 @@ export const PageQueryShape = {
 };
 
 /** Free-text filter: trimmed, at most 200 characters, empty means absent. */
-export const TextFilter = z
-  .string()
-  .max(MAX_TEXT_FILTER)
-  .transform((s) => s.trim())
-  .optional();
+export const TextFilter = z.string().trim().max(MAX_TEXT_FILTER).optional();
 
 /** Comma-separated enumerated filter, echoed as an array. */
 export function csvEnum<const T extends readonly [string, ...string[]]>(values: T) {

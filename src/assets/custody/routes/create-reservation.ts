@@ -11,7 +11,7 @@ export const createReservation = defineRoute({
   summary: "Reserve an item for a window",
   description: [
     "A reservation is a checkout record in state `reserved`, readable at `/checkouts/{id}`.",
-    "The window [startsAt, endsAt) must end in the future; it may not overlap another open reservation of the item,",
+    "The window [startsAt, endsAt) is a future one: startsAt no more than 5 minutes in the past (clock skew), endsAt after startsAt; it may not overlap another open reservation of the item,",
     "nor the active checkout's [checkedOutAt, max(dueAt, now)) (409 state_conflict). Planned, active and in-maintenance items can be reserved.",
   ].join(" "),
   tags: ["Custody"],
