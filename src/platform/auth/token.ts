@@ -23,6 +23,8 @@ export interface TokenVerifierOptions {
 
 const STEP_UP_METHODS = new Set(["passkey", "mfa", "otp"]);
 export const STEP_UP_MAX_AGE_SECONDS = 900;
+/** Tolerated difference between the identity provider's clock and ours. */
+export const CLOCK_SKEW_SECONDS = 60;
 
 /** Contract §4: aal2, a strong method in amr, and authenticated within 15 minutes. */
 export function hasRecentStepUp(claims: Claims, nowSeconds: number): boolean {
@@ -39,17 +41,19 @@ function toClaims(p: JWTPayload): Claims {
   const authTime = p.auth_time;
   if (
     typeof p.sub !== "string" || p.sub.length === 0 ||
+    typeof p.sid !== "string" || p.sid.length === 0 ||
+    typeof p.iat !== "number" ||
     typeof p.exp !== "number" ||
     (aal !== "aal1" && aal !== "aal2") ||
     !Array.isArray(amr) || !amr.every((m) => typeof m === "string") ||
     typeof authTime !== "number"
   ) {
-    throw new AppError("unauthenticated", "token lacks required claims");
+    throw new AppError("unauthenticated", "token lacks required claims (sub, sid, iat, exp, aal, amr, auth_time)");
   }
   return {
     sub: p.sub,
-    sid: typeof p.sid === "string" ? p.sid : "",
-    iat: typeof p.iat === "number" ? p.iat : authTime,
+    sid: p.sid,
+    iat: p.iat,
     exp: p.exp,
     aal,
     amr: amr as string[],
@@ -71,8 +75,10 @@ export class TokenVerifier {
   }
 
   async verify(authorization: string | undefined, nowSeconds: number): Promise<Claims> {
-    if (!authorization?.startsWith("Bearer ")) throw new AppError("unauthenticated", "bearer token required");
-    const token = authorization.slice(7).trim();
+    // The scheme name is case-insensitive (RFC 9110 §11.1).
+    const match = authorization ? /^bearer[ \t]+(\S+)\s*$/i.exec(authorization) : null;
+    if (!match) throw new AppError("unauthenticated", "bearer token required");
+    const token = match[1]!;
     const cached = this.#cache.get(token);
     if (cached) {
       if (cached.exp > nowSeconds) return cached;
@@ -87,7 +93,7 @@ export class TokenVerifier {
         audience: this.#opts.audience,
         currentDate: new Date(nowSeconds * 1000),
         algorithms: key instanceof Uint8Array ? ["HS256"] : undefined,
-        requiredClaims: ["sub", "exp"],
+        requiredClaims: ["sub", "sid", "iat", "exp", "auth_time"],
       };
       payload =
         key instanceof Uint8Array ? (await jwtVerify(token, key, options)).payload : (await jwtVerify(token, key, options)).payload;
@@ -96,6 +102,8 @@ export class TokenVerifier {
       throw new AppError("unauthenticated", "invalid or expired token");
     }
     const claims = toClaims(payload);
+    // An authentication time in the future would pass step-up for the token's whole life.
+    if (claims.authTime > nowSeconds + CLOCK_SKEW_SECONDS) throw new AppError("unauthenticated", "auth_time is in the future");
     if (this.#cache.size >= TokenVerifier.CACHE_MAX) this.#cache.clear();
     this.#cache.set(token, claims);
     return claims;

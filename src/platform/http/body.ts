@@ -2,6 +2,25 @@ import type { Context } from "hono";
 import { AppError } from "../errors/app-error.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
+/** Deepest nesting of arrays and objects a JSON body may have; deeper input is refused before parsing. */
+export const JSON_MAX_DEPTH = 64;
+
+/** Nesting depth of JSON text, counting brackets outside strings (no parse, no recursion). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123 /* [ { */) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125 /* ] } */) depth--;
+  }
+  return max;
+}
 
 /** Reads the raw request body, refusing more than `limit` bytes without buffering all of it. */
 export async function readBodyBytes(c: Context, limit = JSON_BODY_LIMIT): Promise<Uint8Array> {
@@ -37,8 +56,15 @@ export async function readJsonBody(c: Context, optional = false): Promise<unknow
         errors: [{ path: "/body", message: "content-type must be application/json" }],
       });
     }
+    const text = new TextDecoder().decode(bytes);
+    // Deep nesting would overflow the stack of anything that walks the value recursively.
+    if (jsonDepth(text) > JSON_MAX_DEPTH) {
+      throw new AppError("validation_failed", `JSON nested deeper than ${JSON_MAX_DEPTH} levels`, {
+        errors: [{ path: "/body", message: `nesting deeper than ${JSON_MAX_DEPTH} levels` }],
+      });
+    }
     try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
+      value = JSON.parse(text);
     } catch {
       throw new AppError("validation_failed", "request body is not valid JSON", { errors: [{ path: "/body", message: "invalid JSON" }] });
     }
