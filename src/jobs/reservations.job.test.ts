@@ -2,6 +2,7 @@ import { test, expect, afterAll } from "bun:test";
 import { createTestEnv, MutableClock } from "../../test/harness.ts";
 import { runJob } from "./run-job.ts";
 import { reservationsJob } from "./reservations.job.ts";
+import { outbox } from "../platform/outbox/outbox.tables.ts";
 
 const clock = new MutableClock(new Date("2026-11-23T08:00:00.000Z"));
 const env = await createTestEnv({}, { clock });
@@ -41,6 +42,28 @@ test("a reservation whose window ended unstarted is cancelled as expired and rel
   expect(co.body.version).toBe(2);
   expect(co.body.events[0]).toMatchObject({ kind: "expired", actorId: "system" });
   expect((await env.call("GET", url(`/items/${item.body.id}`), { token: t })).body.availability).toBe("available");
+
+  // The chronology tells it too, by the service itself, where the item was; no domain event (not a contract §10 kind).
+  const moves = await env.call("GET", url(`/movements`) + `&itemId=${item.body.id}`, { token: t });
+  expect(moves.body.items.map((m: { kind: string }) => m.kind)).toEqual(["reservation_cancelled", "reserved", "activated", "registered"]);
+  expect(moves.body.items[0]).toMatchObject({
+    actorId: "system",
+    recordedAt: clock.current.toISOString(),
+    checkoutId: r.body.id,
+    holder: { kind: "user", id: "ops" },
+    bizLocationId: site.body.id,
+    readPointId: site.body.id,
+    toLocationId: null,
+    reason: "the reservation window ended without a checkout",
+    data: { expired: true, startsAt: r.body.startsAt, endsAt: r.body.endsAt },
+  });
+  const h = await env.deps.tenancy.acquire("acme");
+  try {
+    const events = await h.db.read.select({ kind: outbox.kind }).from(outbox);
+    expect(events.map((e) => e.kind)).toEqual(["asset.created"]);
+  } finally {
+    env.deps.tenancy.release(h);
+  }
 
   // A second pass finds nothing more to do.
   [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });

@@ -85,9 +85,11 @@ describe("an asset's life", () => {
     });
     expect(wrongCheck.status).toBe(400);
     expect(wrongCheck.body.errors[0].path).toBe("/body/value");
+    tick();
     const tag = await env.call("POST", url("/identifiers/issue"), { token: t, body: { itemId: ids.item, scheme: "gs1_giai", value: "061414112345" } });
     expect(tag.status).toBe(201);
     expect(tag.body).toMatchObject({ value: "(8004)061414112345", state: "issued" });
+    ids.identifier = tag.body.id;
     const dup = await env.call("POST", url("/identifiers/issue"), {
       token: t,
       body: { itemId: ids.item, scheme: "gs1_giai", value: "https://id.gs1.org/8004/061414112345" },
@@ -135,6 +137,7 @@ describe("an asset's life", () => {
     expect(co.status).toBe(201);
     expect(co.body.state).toBe("checked_out");
     ids.checkout = co.body.id;
+    ids.firstDue = co.body.dueAt;
 
     tick();
     const notHolder = await env.call("POST", url(`/checkouts/${ids.checkout}/acknowledge`), { token: await as("carol"), body: {} });
@@ -150,6 +153,7 @@ describe("an asset's life", () => {
     const ext = await env.call("POST", url(`/checkouts/${ids.checkout}/extend`), { token: t, body: { dueAt: at(4), reason: "more work" } });
     expect(ext.status).toBe(200);
     expect(ext.body.dueAt).toBe(at(4));
+    ids.extendedDue = ext.body.dueAt;
 
     tick();
     const tr = await env.call("POST", url(`/checkouts/${ids.checkout}/transfer`), {
@@ -195,32 +199,54 @@ describe("an asset's life", () => {
     expect((await env.call("GET", url("/loaned"), { token: t })).body.total).toBe(0);
   });
 
-  test("/movements shows each physical step in order with the actor from the token; a correction appends", async () => {
+  test("/movements shows each step in order with the actor from the token; a correction appends", async () => {
     const t = await as("olivia");
     const r = await env.call("GET", url("/movements", `itemId=${ids.item}`), { token: t });
     expect(r.status).toBe(200);
     const chronological = [...r.body.items].reverse();
-    expect(chronological.map((m: { kind: string }) => m.kind)).toEqual(["registered", "checked_out", "transferred", "returned"]);
-    expect(chronological.map((m: { actorId: string }) => m.actorId)).toEqual(["bob", "bob", "bob", "carol"]);
+    expect(chronological.map((m: { kind: string }) => m.kind)).toEqual([
+      "registered",
+      "activated",
+      "tagged",
+      "reserved",
+      "checked_out",
+      "acknowledged",
+      "extended",
+      "transferred",
+      "returned",
+    ]);
+    // Bob did everything but the return; Carol returned it. Holders are facts of the step, not its actor.
+    expect(chronological.map((m: { actorId: string }) => m.actorId)).toEqual(["bob", "bob", "bob", "bob", "bob", "bob", "bob", "bob", "carol"]);
     for (let i = 1; i < chronological.length; i++) expect(chronological[i].recordedAt > chronological[i - 1].recordedAt).toBe(true);
+    const [, activated, tagged, reserved, checkedOut, acknowledged, extended] = chronological;
+    // Steps that do not move it are observed where it was: the bin.
+    for (const m of [activated, tagged, reserved, checkedOut, acknowledged, extended]) {
+      expect(m).toMatchObject({ bizLocationId: ids.bin, readPointId: ids.bin, toLocationId: null });
+    }
+    expect(tagged.data).toEqual({ identifierId: ids.identifier, scheme: "gs1_giai", value: "(8004)061414112345" });
+    expect(reserved).toMatchObject({ holder: { kind: "user", id: "carol" }, checkoutId: ids.reservation, data: { startsAt: expect.any(String), endsAt: expect.any(String) } });
+    expect(acknowledged).toMatchObject({ holder: { kind: "user", id: "bob" }, checkoutId: ids.checkout });
+    expect(extended).toMatchObject({ reason: "more work", checkoutId: ids.checkout, data: { fromDueAt: ids.firstDue, toDueAt: ids.extendedDue } });
+    expect(checkedOut.data.dueAt).toBe(ids.firstDue);
 
-    const returned = chronological[3];
+    const returned = chronological[8];
     tick();
     const fix = await env.call("POST", url(`/movements/${returned.id}/correct`), {
       token: await as("bob"),
       body: { reason: "it went to the bin, not the room", locationId: ids.bin },
     });
     expect(fix.status).toBe(201);
-    expect(fix.body).toMatchObject({ kind: "corrected", corrects: returned.id, actorId: "bob" });
+    expect(fix.body).toMatchObject({ kind: "corrected", corrects: returned.id, actorId: "bob", data: { appliedToItem: true } });
     const after = await env.call("GET", url("/movements", `itemId=${ids.item}`), { token: t });
-    expect(after.body.total).toBe(5);
+    expect(after.body.total).toBe(10);
+    expect(after.body.items[0].id).toBe(fix.body.id);
     const original = after.body.items.find((m: { id: string }) => m.id === returned.id);
     expect(original).toMatchObject({ kind: "returned", toLocationId: ids.room, correctedBy: fix.body.id });
     const again = await env.call("POST", url(`/movements/${returned.id}/correct`), { token: await as("bob"), body: { reason: "again", locationId: ids.site } });
     expect(again.status).toBe(409);
   });
 
-  test("every movement wrote one outbox event of the contract's kind in its transaction", async () => {
+  test("only the contract's kinds wrote an outbox event, one each, in their transaction", async () => {
     const h = await env.deps.tenancy.acquire(P);
     try {
       const rows = await h.db.read.select().from(outbox).orderBy(outbox.createdAt, outbox.id);
@@ -232,6 +258,9 @@ describe("an asset's life", () => {
         "movement.corrected",
       ]);
       for (const r of rows) expect(r.payload).toMatchObject({ type: r.kind, partnerId: P, data: { movement: { itemId: ids.item } } });
+      // Each names its own movement: registered, checked_out, transferred, returned, corrected; the other steps have none.
+      const kinds = rows.map((r) => (r.payload as { data: { movement: { kind: string } } }).data.movement.kind);
+      expect(kinds).toEqual(["registered", "checked_out", "transferred", "returned", "corrected"]);
     } finally {
       env.deps.tenancy.release(h);
     }

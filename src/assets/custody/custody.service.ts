@@ -1,8 +1,8 @@
 // Custody: reservations, checkouts and their history. A reservation is a checkout
 // record in state `reserved`; starting it turns the same record `checked_out`.
 // Every command runs in one write transaction (under the partner's write lock, so
-// overlap checks and writes cannot interleave) and writes a checkout_events row;
-// physical events (checkout, transfer, return) also append a movement.
+// overlap checks and writes cannot interleave), writes a checkout_events row (the
+// checkout's own history) and appends the step to the item's movement chronology.
 import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
@@ -13,7 +13,7 @@ import { locations, parties } from "../master-data/master-data.tables.ts";
 import { items } from "../items/items.tables.ts";
 import type { ItemRow } from "../items/items.dto.ts";
 import { refreshAvailability } from "../items/items.state.ts";
-import { recordMovement } from "../movements/movements.service.ts";
+import { appendMovement, recordMovement } from "../movements/movements.service.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
 import { assertCheckoutMove, isOverdue, requireState } from "./custody.states.ts";
 import type {
@@ -226,6 +226,11 @@ function holderOf(row: CheckoutRow): HolderRef {
   return { kind: row.holderKind, id: row.holderId };
 }
 
+/** Where the item is now: the business location of custody steps that do not move it. */
+async function itemLocation(tx: Querier, itemId: string): Promise<string | null> {
+  return (await tx.select({ locationId: items.locationId }).from(items).where(eq(items.id, itemId)))[0]?.locationId ?? null;
+}
+
 // ---------------------------------------------------------------- commands
 
 /**
@@ -336,6 +341,14 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
     });
     await tx.insert(checkouts).values(row);
     await addEvent(ctx, tx, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
+    await recordMovement(ctx, tx, {
+      itemId: item.id,
+      kind: "reserved",
+      bizLocationId: item.locationId,
+      holder: input.holder,
+      checkoutId: row.id,
+      data: { startsAt: input.startsAt, endsAt: input.endsAt },
+    });
     await refreshAvailability(tx, item.id, ctx.nowIso);
     return toCheckoutDto(row, ctx.nowIso);
   });
@@ -348,6 +361,15 @@ export async function cancelReservation(ctx: RequestCtx, id: string, input: z.ou
     assertCheckoutMove(row.state, "cancelled", "cancel");
     const next = await saveCheckout(ctx, tx, row, { state: "cancelled" });
     await addEvent(ctx, tx, id, "cancelled", input.reason || null, {});
+    await recordMovement(ctx, tx, {
+      itemId: row.itemId,
+      kind: "reservation_cancelled",
+      bizLocationId: await itemLocation(tx, row.itemId),
+      holder: holderOf(row),
+      checkoutId: id,
+      reason: input.reason || null,
+      data: { startsAt: row.startsAt, endsAt: row.endsAt },
+    });
     await refreshAvailability(tx, row.itemId, ctx.nowIso);
     return toCheckoutDto(next, ctx.nowIso);
   });
@@ -365,6 +387,13 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
     if (row.acknowledgedAt !== null) throw new AppError("state_conflict", `already acknowledged at ${row.acknowledgedAt}`);
     const next = await saveCheckout(ctx, tx, row, { acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.userId });
     await addEvent(ctx, tx, id, "acknowledged", null, { holder: holderOf(row) });
+    await recordMovement(ctx, tx, {
+      itemId: row.itemId,
+      kind: "acknowledged",
+      bizLocationId: await itemLocation(tx, row.itemId),
+      holder: { kind: "user", id: ctx.userId },
+      checkoutId: id,
+    });
     return toCheckoutDto(next, ctx.nowIso);
   });
 }
@@ -380,6 +409,15 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
     if (clash) throw reservedConflict(clash);
     const next = await saveCheckout(ctx, tx, row, { dueAt: input.dueAt });
     await addEvent(ctx, tx, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
+    await recordMovement(ctx, tx, {
+      itemId: row.itemId,
+      kind: "extended",
+      bizLocationId: await itemLocation(tx, row.itemId),
+      holder: holderOf(row),
+      checkoutId: id,
+      reason: input.reason,
+      data: { fromDueAt: row.dueAt, toDueAt: input.dueAt },
+    });
     return toCheckoutDto(next, ctx.nowIso);
   });
 }
@@ -498,7 +536,9 @@ export const SYSTEM_ACTOR = "system";
 
 /**
  * Cancels reservations whose window ended without a checkout, so they stop
- * holding the item `reserved`; each gets an `expired` event. At most `limit` per call.
+ * holding the item `reserved`; each gets an `expired` event and a
+ * `reservation_cancelled` movement (data.expired, actor `system`; no outbox event,
+ * so appendMovement without a request). At most `limit` per call.
  */
 export async function expireReservations(tx: Querier, nowIso: string, newId: () => string, limit = 500): Promise<number> {
   const ended = await tx
@@ -517,6 +557,21 @@ export async function expireReservations(tx: Querier, nowIso: string, newId: () 
       reason: "the reservation window ended without a checkout",
       data: { endsAt: r.endsAt },
     });
+    await appendMovement(
+      tx,
+      {
+        itemId: r.itemId,
+        kind: "reservation_cancelled",
+        actorId: SYSTEM_ACTOR,
+        recordedAt: nowIso,
+        bizLocationId: await itemLocation(tx, r.itemId),
+        holder: holderOf(r),
+        checkoutId: r.id,
+        reason: "the reservation window ended without a checkout",
+        data: { startsAt: r.startsAt, endsAt: r.endsAt, expired: true },
+      },
+      newId,
+    );
   }
   for (const itemId of new Set(ended.map((r) => r.itemId))) await refreshAvailability(tx, itemId, nowIso);
   return ended.length;

@@ -189,8 +189,20 @@ describe("a projector's week", () => {
     );
 
     const moves = await movementsOf(ids.item);
-    expect(moves.map((m) => m.kind)).toEqual(["checked_out"]);
-    expect(moves[0]).toMatchObject({ actorId: "op-1", holderKind: "party", holderId: ids.rentals, bizLocationId: ids.warehouse, checkoutId: state.direct });
+    expect(moves.map((m) => m.kind)).toEqual(["reserved", "reserved", "checked_out"]);
+    // Reservations are steps of the story too, observed where the item is; they move nothing.
+    expect(moves[0]).toMatchObject({
+      actorId: "op-1",
+      holderKind: "user",
+      holderId: "alice",
+      checkoutId: state.aliceRes,
+      bizLocationId: ids.warehouse,
+      readPointId: ids.warehouse,
+      toLocationId: null,
+      data: { startsAt: at(7 * DAY), endsAt: at(9 * DAY) },
+    });
+    expect(moves[1]).toMatchObject({ kind: "reserved", holderKind: "party", holderId: ids.rentals, checkoutId: state.rentalsRes });
+    expect(moves[2]).toMatchObject({ actorId: "op-1", holderKind: "party", holderId: ids.rentals, bizLocationId: ids.warehouse, checkoutId: state.direct });
   });
 
   test("checkout input and item state are checked", async () => {
@@ -332,8 +344,26 @@ describe("a projector's week", () => {
     expect(item).toMatchObject({ condition: "poor", locationId: ids.desk, availability: "available", version: before.version + 1, updatedAt: clock.now().toISOString() });
 
     const moves = await movementsOf(ids.item);
-    expect(moves.map((m) => m.kind)).toEqual(["checked_out", "returned", "checked_out", "transferred", "returned"]);
-    expect(moves.every((m) => m.actorId === "op-1")).toBe(true);
+    expect(moves.map((m) => m.kind)).toEqual([
+      "reserved",
+      "reserved",
+      "checked_out",
+      "returned",
+      "checked_out",
+      "acknowledged",
+      "extended",
+      "reservation_cancelled",
+      "transferred",
+      "acknowledged",
+      "returned",
+    ]);
+    // The actor is whoever's token made the step: the holders acknowledged, the operator did the rest.
+    expect(moves.map((m) => m.actorId)).toEqual(["op-1", "op-1", "op-1", "op-1", "op-1", "alice", "op-1", "op-1", "op-1", "bob", "op-1"]);
+    const [, , , , , ackAlice, extended, cancelled, , ackBob] = moves;
+    expect(ackAlice).toMatchObject({ holderKind: "user", holderId: "alice", checkoutId: state.aliceRes, bizLocationId: ids.warehouse, toLocationId: null });
+    expect(ackBob).toMatchObject({ holderKind: "user", holderId: "bob", checkoutId: state.aliceRes });
+    expect(extended).toMatchObject({ reason: "talk moved", checkoutId: state.aliceRes, data: { fromDueAt: at(8 * DAY), toDueAt: at(8 * DAY + 12 * HOUR) } });
+    expect(cancelled).toMatchObject({ reason: "they cancelled", holderKind: "party", holderId: ids.rentals, checkoutId: state.rentalsRes, bizLocationId: ids.warehouse });
     expect(moves.at(-1)).toMatchObject({
       fromLocationId: ids.warehouse,
       toLocationId: ids.desk,

@@ -1,6 +1,7 @@
-// Registering items and the commands that change them. Physical events (register,
-// move, consume) append a movement; other facts (activation, edits, tagging) an
-// item_history row. Every command runs in one transaction and bumps the version.
+// Registering items and the commands that change them. The steps of an item's story
+// (register, activate, move, consume; tagging in identity) append a movement; every
+// fact (edits too) also gets an item_history row. Every command runs in one
+// transaction and bumps the version.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
@@ -267,6 +268,13 @@ export async function activateItem(ctx: RequestCtx, id: string, input: z.output<
     assertLifecycleMove(row.lifecycle, "active");
     await tx.update(items).set({ lifecycle: "active", version: row.version + 1, updatedAt: ctx.nowIso }).where(eq(items.id, id));
     await recordItemHistory(ctx, tx, id, "activated", { from: row.lifecycle, to: "active" }, input.reason ?? null);
+    await recordMovement(ctx, tx, {
+      itemId: id,
+      kind: "activated",
+      bizLocationId: row.locationId,
+      reason: input.reason ?? null,
+      data: { from: row.lifecycle, to: "active" },
+    });
     await refreshAvailability(tx, id, ctx.nowIso);
     return reload(tx, id);
   });

@@ -142,9 +142,22 @@ describe("register, activate, move, consume", () => {
 
   test("activate: planned → active once; the second is 409", async () => {
     const item = await register();
-    const a = await post(`/items/${item.id}/activate`, {});
+    const a = await post(`/items/${item.id}/activate`, { reason: "commissioned" });
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ lifecycle: "active", availability: "available", version: 2 });
+    // A step of the item's story: a movement where the item is, without an outbox event (not a contract §10 kind).
+    expect(await countRows(movements, item.id)).toBe(2);
+    expect(await countRows(outbox, item.id)).toBe(1);
+    const detail = await env.call("GET", `/api/assets/items/${item.id}${Q}`, { token: viewer });
+    expect(detail.body.latestMovements[0]).toMatchObject({
+      kind: "activated",
+      actorId: "olivia",
+      reason: "commissioned",
+      bizLocationId: item.locationId,
+      readPointId: item.locationId,
+      toLocationId: null,
+      data: { from: "planned", to: "active" },
+    });
     const again = await post(`/items/${item.id}/activate`, {});
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("state_conflict");
@@ -262,6 +275,7 @@ describe("register, activate, move, consume", () => {
     expect(detail.body.latestMovements.map((m: { kind: string; quantity: number }) => [m.kind, m.quantity])).toEqual([
       ["consumed", 6],
       ["consumed", 4],
+      ["activated", null],
       ["registered", 10],
     ]);
 

@@ -11,10 +11,15 @@ export const Movement = z
   .object({
     id: z.string(),
     itemId: z.string(),
-    kind: z.enum(MOVEMENT_KINDS),
+    kind: z.enum(MOVEMENT_KINDS).openapi({
+      description:
+        "The step. Only registered, moved, consumed, checked_out, transferred, returned and corrected publish a domain event " +
+        "(asset.created, asset.moved, asset.consumed, custody.checked_out, custody.transferred, custody.returned, movement.corrected); " +
+        "activated, tagged, reserved, reservation_cancelled, acknowledged and extended are chronology only.",
+    }),
     eventTime: z.string().openapi({ description: "When it happened (EPCIS eventTime)" }),
     recordedAt: z.string().openapi({ description: "When the service recorded it (EPCIS recordTime)" }),
-    actorId: z.string().openapi({ description: "The signed-in user who recorded it" }),
+    actorId: z.string().openapi({ description: "The signed-in user who recorded it (`system` for the service's own scheduled steps, such as expiring a reservation)" }),
     readPointId: z.string().nullable(),
     bizLocationId: z.string().nullable(),
     fromLocationId: z.string().nullable(),
@@ -29,7 +34,13 @@ export const Movement = z
     correctedBy: z.string().nullable().openapi({ description: "The correction appended for this movement, if any" }),
     data: z.record(z.string(), z.unknown()),
   })
-  .openapi("Movement");
+  .openapi("Movement", {
+    description:
+      "One immutable step of an item's story, EPCIS-shaped. Physical events (registered, moved, consumed, checked_out, " +
+      "transferred, returned) and every correction (whatever it corrects) each write one outbox event (contract §10); the other steps " +
+      "of the story (activated, tagged, reserved, reservation_cancelled, acknowledged, extended) write none; they move nothing, and their " +
+      "business location is where the item was.",
+  });
 
 // --- GET /movements and POST /movements/{id}/correct ---
 

@@ -1,5 +1,7 @@
-// The movement chronology: every physical event appends one immutable row and one
-// outbox event in the caller's transaction. Nothing here ever updates a movement.
+// The movement chronology: every step of an item's story (physical events and the
+// custody and identity steps around them) appends one immutable row in the caller's
+// transaction; kinds with a contract §10 event also append that outbox event.
+// Nothing here ever updates a movement.
 import { count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
@@ -11,10 +13,29 @@ import { locations, parties } from "../master-data/master-data.tables.ts";
 import { movements } from "./movements.tables.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
 
-export const MOVEMENT_KINDS = ["registered", "moved", "consumed", "checked_out", "transferred", "returned", "corrected"] as const;
+export const MOVEMENT_KINDS = [
+  "registered",
+  "activated",
+  "tagged",
+  "moved",
+  "consumed",
+  "reserved",
+  "reservation_cancelled",
+  "checked_out",
+  "acknowledged",
+  "extended",
+  "transferred",
+  "returned",
+  "corrected",
+] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
-const EVENT_OF: Record<MovementKind, EventKind> = {
+/**
+ * The contract §10 event each kind publishes. Partial on purpose: §10 names events
+ * for physical custody and location changes only, so activation, tagging,
+ * reservations, acknowledgement and extension are chronology rows without one.
+ */
+const EVENT_OF: Partial<Record<MovementKind, EventKind>> = {
   registered: "asset.created",
   moved: "asset.moved",
   consumed: "asset.consumed",
@@ -23,6 +44,11 @@ const EVENT_OF: Record<MovementKind, EventKind> = {
   returned: "custody.returned",
   corrected: "movement.corrected",
 };
+
+/** The outbox event a movement of this kind writes, or null when it writes none. */
+export function eventOf(kind: MovementKind): EventKind | null {
+  return EVENT_OF[kind] ?? null;
+}
 
 export type MovementRow = typeof movements.$inferSelect;
 
@@ -72,36 +98,54 @@ export function toMovementDto(r: MovementRow, correctedBy: string | null = null)
 }
 export type MovementDto = ReturnType<typeof toMovementDto>;
 
-/** Appends a movement and its outbox event; the actor is always the token's subject. */
-export async function recordMovement(ctx: RequestCtx, tx: Querier, input: MovementInput): Promise<MovementRow> {
+/** A movement's facts plus who recorded it and when (the request's, or a job's). */
+export interface MovementFields extends MovementInput {
+  actorId: string;
+  recordedAt: string;
+}
+
+/**
+ * The one insert path of the chronology: appends the row and nothing else (no
+ * outbox event). Requests go through recordMovement; a job without a RequestCtx
+ * calls this directly, and then only for kinds without a §10 event (eventOf = null).
+ */
+export async function appendMovement(tx: Querier, f: MovementFields, newId: () => string): Promise<MovementRow> {
   const row: MovementRow = {
-    id: ctx.deps.newId(),
-    itemId: input.itemId,
-    kind: input.kind,
-    eventTime: input.eventTime ?? ctx.nowIso,
-    recordedAt: ctx.nowIso,
-    actorId: ctx.userId,
-    readPointId: input.readPointId ?? input.bizLocationId ?? null,
-    bizLocationId: input.bizLocationId ?? null,
-    fromLocationId: input.fromLocationId ?? null,
-    toLocationId: input.toLocationId ?? null,
-    fromContainerId: input.fromContainerId ?? null,
-    toContainerId: input.toContainerId ?? null,
-    holderKind: input.holder?.kind ?? null,
-    holderId: input.holder?.id ?? null,
-    quantity: input.quantity ?? null,
-    checkoutId: input.checkoutId ?? null,
-    correctsId: input.correctsId ?? null,
-    reason: input.reason ?? null,
-    data: input.data ?? {},
+    id: newId(),
+    itemId: f.itemId,
+    kind: f.kind,
+    eventTime: f.eventTime ?? f.recordedAt,
+    recordedAt: f.recordedAt,
+    actorId: f.actorId,
+    readPointId: f.readPointId ?? f.bizLocationId ?? null,
+    bizLocationId: f.bizLocationId ?? null,
+    fromLocationId: f.fromLocationId ?? null,
+    toLocationId: f.toLocationId ?? null,
+    fromContainerId: f.fromContainerId ?? null,
+    toContainerId: f.toContainerId ?? null,
+    holderKind: f.holder?.kind ?? null,
+    holderId: f.holder?.id ?? null,
+    quantity: f.quantity ?? null,
+    checkoutId: f.checkoutId ?? null,
+    correctsId: f.correctsId ?? null,
+    reason: f.reason ?? null,
+    data: f.data ?? {},
   };
   await tx.insert(movements).values(row);
-  await appendEvent(ctx, tx, {
-    kind: EVENT_OF[input.kind],
-    aggregateId: input.itemId,
-    occurredAt: row.eventTime,
-    data: { movement: toMovementDto(row) },
-  });
+  return row;
+}
+
+/**
+ * Appends a movement in the caller's transaction; the actor is always the token's
+ * subject, recordedAt the request time. Only the contract §10 kinds (registered,
+ * moved, consumed, checked_out, transferred, returned, corrected) also append their
+ * outbox event; the other steps (activated, tagged, reserved, reservation_cancelled,
+ * acknowledged, extended) are chronology only.
+ */
+export async function recordMovement(ctx: RequestCtx, tx: Querier, input: MovementInput): Promise<MovementRow> {
+  const row = await appendMovement(tx, { ...input, actorId: ctx.userId, recordedAt: ctx.nowIso }, ctx.deps.newId);
+  const kind = eventOf(input.kind);
+  if (kind) await appendEvent(ctx, tx, { kind, aggregateId: input.itemId, occurredAt: row.eventTime, data: { movement: toMovementDto(row) } });
   return row;
 }
 
@@ -190,7 +234,9 @@ async function assertReferences(tx: Querier, input: CorrectMovement): Promise<vo
  * The movement that set the item's current location: among location-changing
  * movements (to_location_id set) not superseded by a correction, the latest by
  * the record position of its chain's first record (a correction stands where
- * the record it corrects stood).
+ * the record it corrects stood). Steps that change no location (activated,
+ * tagged, reserved, reservation_cancelled, acknowledged, extended, checked_out,
+ * transferred) have no to_location_id, so a later one never hides the fact.
  */
 async function currentLocationMovementId(tx: Querier, itemId: string): Promise<string | null> {
   const rows = await tx

@@ -2,9 +2,10 @@ import { sqliteTable, text, integer, index, type AnySQLiteColumn } from "drizzle
 import { items } from "../items/items.tables.ts";
 
 /**
- * The immutable chronology of physical events (EPCIS-shaped: event time, record
- * time, read point, business location). Never updated: a correction is a new row
- * whose corrects_id points at the original.
+ * The immutable chronology of an item's story: physical events and the identity
+ * and custody steps around them (EPCIS-shaped: event time, record time, read point,
+ * business location). Never updated: a correction is a new row whose corrects_id
+ * points at the original.
  */
 export const movements = sqliteTable(
   "movements",

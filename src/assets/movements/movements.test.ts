@@ -14,7 +14,17 @@ import type { ItemRow } from "../items/items.dto.ts";
 import { items } from "../items/items.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { movements } from "./movements.tables.ts";
-import { movementFilters, movementsCount, movementsPage, recordMovement, type MovementInput, type MovementRow } from "./movements.service.ts";
+import {
+  eventOf,
+  MOVEMENT_KINDS,
+  movementFilters,
+  movementsCount,
+  movementsPage,
+  recordMovement,
+  type MovementInput,
+  type MovementKind,
+  type MovementRow,
+} from "./movements.service.ts";
 import type { ListMovementsQuery } from "./movements.schemas.ts";
 
 const P = "acme";
@@ -423,6 +433,135 @@ describe("POST /movements/{id}/correct", () => {
     const byOwner = await correct(M.reg2!.id, { reason: "registered earlier", eventTime: at(4) }, owner);
     expect(byOwner.status).toBe(201);
     expect(byOwner.body.actorId).toBe("olga");
+  });
+});
+
+describe("every step of an item's story is a movement", () => {
+  const api = (path: string) => `/api/assets${path}?partnerId=${P}`;
+  const post = async (path: string, body: unknown, token = operator) => {
+    const r = await env.call("POST", api(path), { token, body });
+    expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBeLessThan(300);
+    return r.body;
+  };
+  const later = (hours: number) => new Date(clock.now().getTime() + hours * 3_600_000).toISOString();
+  const step = () => clock.advance(60_000);
+  const S = { item: "", checkout: "" };
+  type Dto = { id: string; kind: string; actorId: string } & Record<string, unknown>;
+  const storyOf = async (itemId: string): Promise<Dto[]> => [...(await list(`&itemId=${itemId}&limit=200`)).body.items].reverse();
+
+  test("activation, tagging, reservations, acknowledgement and extension are recorded where the item is, moving nothing", async () => {
+    step();
+    S.item = (await post("/assets", { name: "Projector", locationId: L.a, ownership: "owned" })).id;
+    step();
+    await post(`/items/${S.item}/activate`, {});
+    step();
+    const tag = await post("/identifiers/issue", { itemId: S.item, scheme: "asset_tag", value: "PRJ-0001" });
+    step();
+    const res = await post("/reservations", { itemId: S.item, holder: { kind: "user", id: "vera" }, startsAt: later(24), endsAt: later(48) });
+    step();
+    await post(`/reservations/${res.id}/cancel`, { reason: "event moved" });
+    step();
+    const out = await post("/checkouts", { itemId: S.item, holder: { kind: "user", id: "otto" }, dueAt: later(24) });
+    S.checkout = out.id;
+    step();
+    await post(`/checkouts/${out.id}/acknowledge`, {});
+    step();
+    await post(`/checkouts/${out.id}/extend`, { dueAt: later(72), reason: "longer job" });
+
+    const story = await storyOf(S.item);
+    expect(story.map((m) => m.kind)).toEqual(["registered", "activated", "tagged", "reserved", "reservation_cancelled", "checked_out", "acknowledged", "extended"]);
+    expect(story.every((m) => m.actorId === "otto")).toBe(true);
+    const [, activated, tagged, reserved, cancelled, , acknowledged, extended] = story;
+    for (const m of [activated, tagged, reserved, cancelled, acknowledged, extended]) {
+      expect(m).toMatchObject({ bizLocationId: L.a, readPointId: L.a, fromLocationId: null, toLocationId: null, corrects: null });
+    }
+    expect(tagged!.data).toEqual({ identifierId: tag.id, scheme: "asset_tag", value: "PRJ-0001" });
+    expect(reserved).toMatchObject({ holder: { kind: "user", id: "vera" }, checkoutId: res.id, data: { startsAt: res.startsAt, endsAt: res.endsAt } });
+    expect(cancelled).toMatchObject({ holder: { kind: "user", id: "vera" }, checkoutId: res.id, reason: "event moved" });
+    expect(acknowledged).toMatchObject({ holder: { kind: "user", id: "otto" }, checkoutId: out.id });
+    expect(extended).toMatchObject({ holder: { kind: "user", id: "otto" }, checkoutId: out.id, reason: "longer job", data: { fromDueAt: out.dueAt, toDueAt: later(72) } });
+
+    // The kind filter knows the new kinds (csv, echoed as an array); unknown kinds stay 400.
+    const some = await list(`&itemId=${S.item}&kind=acknowledged,tagged,reservation_cancelled`);
+    expect(some.body.filters).toEqual({ itemId: S.item, kind: ["acknowledged", "tagged", "reservation_cancelled"] });
+    expect(some.body.items.map((m: Dto) => m.kind)).toEqual(["acknowledged", "reservation_cancelled", "tagged"]);
+    expect((await list("&kind=acknowledge")).status).toBe(400);
+  });
+
+  test("a later acknowledgement does not stop a location correction of the return from applying", async () => {
+    step();
+    await post(`/checkouts/${S.checkout}/return`, { locationId: L.b });
+    step();
+    const again = await post("/checkouts", { itemId: S.item, holder: { kind: "user", id: "olga" }, dueAt: later(24) });
+    step();
+    await post(`/checkouts/${again.id}/transfer`, { holder: { kind: "user", id: "otto" } });
+    step();
+    await post(`/checkouts/${again.id}/acknowledge`, {});
+    step();
+    await post(`/checkouts/${again.id}/extend`, { dueAt: later(48), reason: "still needed" });
+    const story = await storyOf(S.item);
+    expect(story.slice(-5).map((m) => m.kind)).toEqual(["returned", "checked_out", "transferred", "acknowledged", "extended"]);
+    const returned = story.find((m) => m.kind === "returned")!;
+    expect((await itemNow(S.item)).locationId).toBe(L.b);
+
+    step();
+    const fix = await correct(returned.id, { reason: "it came back to dock C", locationId: L.c });
+    expect(fix.status).toBe(201);
+    expect(fix.body).toMatchObject({ kind: "corrected", corrects: returned.id, toLocationId: L.c, data: { appliedToItem: true } });
+    expect((await itemNow(S.item)).locationId).toBe(L.c);
+
+    // Correcting a step that moved nothing only says where it was observed, and does not touch the item.
+    const ack = story.findLast((m) => m.kind === "acknowledged")!;
+    const ackFix = await correct(ack.id, { reason: "acknowledged at dock D", locationId: L.d });
+    expect(ackFix.status).toBe(201);
+    expect(ackFix.body).toMatchObject({
+      corrects: ack.id,
+      bizLocationId: L.d,
+      readPointId: L.d,
+      toLocationId: null,
+      data: { original: { id: ack.id, kind: "acknowledged" }, appliedToItem: false },
+    });
+    expect((await itemNow(S.item)).locationId).toBe(L.c);
+  });
+
+  test("every movement of a contract §10 kind has exactly one outbox event naming it; the other kinds none", async () => {
+    const published: Record<string, string> = {
+      registered: "asset.created",
+      moved: "asset.moved",
+      consumed: "asset.consumed",
+      checked_out: "custody.checked_out",
+      transferred: "custody.transferred",
+      returned: "custody.returned",
+      corrected: "movement.corrected",
+    };
+    const handle = await env.deps.tenancy.acquire(P);
+    try {
+      const all = await handle.db.read.select().from(movements);
+      const events = await handle.db.read.select().from(outbox);
+      // Every kind occurs in this partner's chronology, so the check covers each.
+      expect(new Set(all.map((m) => m.kind))).toEqual(new Set(MOVEMENT_KINDS));
+      const byMovement = new Map<string, Array<(typeof events)[number]>>();
+      for (const e of events) {
+        const movementId = (e.payload as { data: { movement: { id: string } } }).data.movement.id;
+        byMovement.set(movementId, [...(byMovement.get(movementId) ?? []), e]);
+      }
+      for (const m of all) {
+        const mine = byMovement.get(m.id) ?? [];
+        const kind = published[m.kind];
+        if (kind) {
+          expect(mine.map((e) => e.kind), m.kind).toEqual([kind]);
+          expect(mine[0]).toMatchObject({ aggregateId: m.itemId, occurredAt: m.eventTime });
+        } else {
+          expect(mine, m.kind).toEqual([]);
+        }
+        expect(eventOf(m.kind as MovementKind)).toBe((kind ?? null) as ReturnType<typeof eventOf>);
+      }
+      // And no event stands without its movement.
+      const ids = new Set(all.map((m) => m.id));
+      expect([...byMovement.keys()].every((id) => ids.has(id))).toBe(true);
+    } finally {
+      env.deps.tenancy.release(handle);
+    }
   });
 });
 

@@ -10,7 +10,7 @@ export const acknowledgeCheckout = defineRoute({
   operationId: "acknowledgeCheckout",
   summary: "The holder acknowledges receipt",
   description:
-    "Any member may call it, but only the holder when the holder is a user and that user is the caller; anyone else (and any party or location holding) is 403 `not_holder`. Acknowledging twice is 409 state_conflict; a transfer resets it.",
+    "Any member may call it, but only the holder when the holder is a user and that user is the caller; anyone else (and any party or location holding) is 403 `not_holder`. Acknowledging twice is 409 state_conflict; a transfer resets it. Writes an `acknowledged` movement (holder = the caller; no domain event).",
   tags: ["Custody"],
   auth: "session",
   capability: "ams_view",

@@ -9,7 +9,7 @@ export const cancelReservation = defineRoute({
   path: "/reservations/{id}/cancel",
   operationId: "cancelReservation",
   summary: "Release a reservation",
-  description: "Beyond the spec: the only way to release a reservation. Only a `reserved` record can be cancelled (else 409 state_conflict).",
+  description: "Beyond the spec: the only way to release a reservation. Only a `reserved` record can be cancelled (else 409 state_conflict). Writes a `reservation_cancelled` movement (no domain event).",
   tags: ["Custody"],
   auth: "session",
   capability: "ams_operate",

@@ -13,6 +13,7 @@ export const createReservation = defineRoute({
     "A reservation is a checkout record in state `reserved`, readable at `/checkouts/{id}`.",
     "The window [startsAt, endsAt) is a future one: startsAt no more than 5 minutes in the past (clock skew), endsAt after startsAt; it may not overlap another open reservation of the item,",
     "nor the active checkout's [checkedOutAt, max(dueAt, now)) (409 state_conflict). Planned, active and in-maintenance items can be reserved.",
+    "Writes a `reserved` movement (no domain event).",
   ].join(" "),
   tags: ["Custody"],
   auth: "session",

@@ -10,7 +10,7 @@ export const activateItem = defineRoute({
   path: "/items/{id}/activate",
   operationId: "activateItem",
   summary: "Put a planned item into service",
-  description: "`planned` → `active`; any other lifecycle is 409 `state_conflict`. Beyond the spec: optional `expectedVersion` and `reason`.",
+  description: "`planned` → `active`; any other lifecycle is 409 `state_conflict`. Beyond the spec: optional `expectedVersion` and `reason`. Writes an `activated` movement (no domain event).",
   tags: ["Assets"],
   auth: "session",
   capability: "ams_operate",

@@ -14,7 +14,8 @@ export const correctMovement = defineRoute({
     "original's facts except the corrected ones (`data.original` names the first record of the correction chain and its kind, " +
     "`data.changes` each corrected fact from → to). A movement already corrected is 409 state_conflict: correct its correction instead. A corrected locationId " +
     "also moves the item (and its container contents) when the original set the item's current location and the item is still " +
-    "there, not packed in a container (`data.appliedToItem`). Holder and quantity corrections are recorded, not applied to " +
+    "there, not packed in a container (`data.appliedToItem`); for steps that set no destination (e.g. acknowledged, extended) it " +
+    "corrects only where the step was observed, and such steps never count as the item's location fact. Holder and quantity corrections are recorded, not applied to " +
     "checkouts or quantities. Unknown locationId or holder is 400.",
   tags: ["Movements"],
   auth: "session",

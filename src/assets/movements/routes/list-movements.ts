@@ -9,9 +9,11 @@ export const listMovements = defineRoute({
   operationId: "listMovements",
   summary: "Page through the movement chronology",
   description:
-    "Every physical event, newest record first ((recordedAt, id) descending), with event time, record time, actor, read point " +
+    "Every step of every item's story, newest record first ((recordedAt, id) descending), with event time, record time, actor, read point " +
     "and business location. `from` (inclusive) and `to` (exclusive) bound the eventTime. A corrected movement stays in the list " +
-    "with `correctedBy` naming its correction; the correction (kind `corrected`) names it in `corrects`.",
+    "with `correctedBy` naming its correction; the correction (kind `corrected`) names it in `corrects`. Physical events " +
+    "(registered, moved, consumed, checked_out, transferred, returned) and every correction also publish a domain event; activated, " +
+    "tagged, reserved, reservation_cancelled, acknowledged and extended are in the chronology only.",
   tags: ["Movements"],
   auth: "session",
   capability: "ams_view",
