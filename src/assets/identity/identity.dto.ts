@@ -17,7 +17,11 @@ export const Identifier = z
       description: "Canonical spelling: the element string for GS1 keys ((8004)…, (01)…(21)…), the pure-identity URN for EPCs, else the trimmed value",
     }),
     digitalLink: z.string().nullable().openapi({ description: "GS1 Digital Link on id.gs1.org, for GS1 keys and GS1-based EPCs" }),
-    epcUri: z.string().nullable().openapi({ description: "EPC pure-identity URN; for GS1 keys only when companyPrefixLength was given" }),
+    epcUri: z.string().nullable().openapi({
+      description:
+        "EPC pure-identity URN. Null unless companyPrefixLength was given at issue or the value itself was an EPC URN or hex: " +
+        "a GS1 key alone does not say where its company prefix ends, and the URN depends on it (decision on contract §13).",
+    }),
     state: z.enum(IDENTIFIER_STATES),
     version: z.number().int(),
   })

@@ -7,6 +7,7 @@ import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/c
 import { items } from "../items/items.tables.ts";
 import { toItemDto } from "../items/items.dto.ts";
 import { currentCheckout, loadItem, recordItemHistory } from "../items/items.service.ts";
+import { recordMovement } from "../movements/movements.service.ts";
 import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "./gs1.ts";
 import { identifiers } from "./identity.tables.ts";
 import { toIdentifierDto, type IdentifierDto, type IdentifierRow, type IdentifierState } from "./identity.dto.ts";
@@ -95,7 +96,7 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
     throw err;
   }
   return withTx(ctx, async (tx) => {
-    const item = (await tx.select({ id: items.id, lifecycle: items.lifecycle }).from(items).where(eq(items.id, input.itemId)))[0];
+    const item = (await tx.select({ id: items.id, lifecycle: items.lifecycle, locationId: items.locationId }).from(items).where(eq(items.id, input.itemId)))[0];
     if (!item) throw invalid("/body/itemId", "unknown item");
     if (item.lifecycle === "disposed") throw new AppError("state_conflict", "a disposed item cannot be tagged");
     // A value is never reused: retired identifiers keep theirs.
@@ -123,6 +124,12 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
     };
     await tx.insert(identifiers).values(row);
     await recordItemHistory(ctx, tx, item.id, "identifier_issued", { identifierId: row.id, scheme: row.scheme, value: row.value });
+    await recordMovement(ctx, tx, {
+      itemId: item.id,
+      kind: "tagged",
+      bizLocationId: item.locationId,
+      data: { identifierId: row.id, scheme: row.scheme, value: row.value },
+    });
     return toIdentifierDto(row);
   });
 }
@@ -193,4 +200,13 @@ export async function resolveScan(ctx: RequestCtx, raw: string) {
   }
   const item = await loadItem(q, found.itemId);
   return { item: toItemDto(item), identifier: toIdentifierDto(found), custody: await currentCheckout(q, item.id, ctx.nowIso) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /identifiers/{id}
+
+export async function getIdentifier(ctx: RequestCtx, id: string): Promise<IdentifierDto> {
+  const row = (await db(ctx).select().from(identifiers).where(eq(identifiers.id, id)))[0];
+  if (!row) throw notFound("identifier");
+  return toIdentifierDto(row);
 }

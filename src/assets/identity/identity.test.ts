@@ -73,7 +73,7 @@ describe("issuing identifiers", () => {
       version: 1,
       createdBy: "olivia",
     });
-    expect(first.headers.get("location")).toBe(`/api/assets/items/${itemId}?partnerId=${P}`);
+    expect(first.headers.get("location")).toBe(`/api/assets/identifiers/${first.body.id}?partnerId=${P}`);
 
     for (const spelling of [`(8004)${GIAI}`, `https://id.gs1.org/8004/${GIAI}`]) {
       const dup = await issue(await newItem(), "gs1_giai", spelling);
@@ -208,6 +208,57 @@ describe("issuing identifiers", () => {
   });
 });
 
+describe("reading an identifier", () => {
+  test("the Location of an issue is followable by a viewer and answers the issued identifier", async () => {
+    const itemId = await newItem("Compressor");
+    const issued = await issue(itemId, "serial", "COMP-77");
+    expect(issued.status).toBe(201);
+    const location = issued.headers.get("location")!;
+    expect(location).toBe(`/api/assets/identifiers/${issued.body.id}?partnerId=${P}`);
+    const followed = await env.call("GET", location, { token: viewer });
+    expect(followed.status).toBe(200);
+    expect(followed.body).toEqual(issued.body);
+
+    const moved = await post(`/identifiers/${issued.body.id}/transition`, { to: "retired" });
+    const after = await env.call("GET", location, { token: viewer });
+    expect(after.body).toEqual(moved.body);
+    expect(after.body).toMatchObject({ state: "retired", version: 2 });
+  });
+
+  test("an unknown id is 404; a malformed id is 400", async () => {
+    const unknown = await env.call("GET", `/api/assets/identifiers/${env.deps.newId()}${Q}`, { token: viewer });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("not_found");
+    const bad = await env.call("GET", `/api/assets/identifiers/not-a-uuid${Q}`, { token: viewer });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("/params/id");
+  });
+
+  test("epcUri is null for a bare GS1 key and present with companyPrefixLength or an EPC value", async () => {
+    const bare = await issue(await newItem("Bare"), "gs1_giai", "0614141600");
+    expect(bare.status).toBe(201);
+    expect(bare.body).toMatchObject({ digitalLink: "https://id.gs1.org/8004/0614141600", epcUri: null });
+    expect((await env.call("GET", bare.headers.get("location")!, { token: viewer })).body.epcUri).toBeNull();
+
+    const withPrefix = await issue(await newItem("Prefixed"), "gs1_giai", "0614141700", { companyPrefixLength: 7 });
+    expect(withPrefix.status).toBe(201);
+    const read = await env.call("GET", withPrefix.headers.get("location")!, { token: viewer });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ value: "(8004)0614141700", digitalLink: "https://id.gs1.org/8004/0614141700", epcUri: "urn:epc:id:giai:0614141.700" });
+
+    const sgtin = await issue(await newItem("Prefixed SGTIN"), "gs1_sgtin", TDS_SGTIN_ELEMENT.replace("6789", "6790"), { companyPrefixLength: 7 });
+    expect(sgtin.status).toBe(201);
+    expect((await env.call("GET", sgtin.headers.get("location")!, { token: viewer })).body.epcUri).toBe("urn:epc:id:sgtin:0614141.812345.6790");
+
+    const epc = await issue(await newItem("Tagged"), "rfid_epc", encodeEpcHex("urn:epc:id:giai:0614141.800"));
+    expect(epc.status).toBe(201);
+    expect((await env.call("GET", epc.headers.get("location")!, { token: viewer })).body).toMatchObject({
+      value: "urn:epc:id:giai:0614141.800",
+      epcUri: "urn:epc:id:giai:0614141.800",
+    });
+  });
+});
+
 describe("identifier transitions", () => {
   test("issued → active → suspended → active → retired; illegal moves are 409; retired no longer resolves", async () => {
     const itemId = await newItem("Welder");
@@ -260,6 +311,9 @@ describe("identifier transitions", () => {
     const doc = await env.call("GET", "/api/assets/openapi.json");
     expect(doc.body.paths["/identifiers/issue"].post.operationId).toBe("issueIdentifier");
     expect(doc.body.paths["/identifiers/{id}/transition"].post.operationId).toBe("transitionIdentifier");
+    expect(doc.body.paths["/identifiers/{id}"].get.operationId).toBe("getIdentifier");
+    expect(doc.body.paths["/identifiers/issue"].post.description).toContain("a GS1 key alone does not say where its company prefix ends");
+    expect(doc.body.components.schemas.Identifier.properties.epcUri.description).toContain("companyPrefixLength");
     expect(doc.body.paths["/scan/resolve"].post["x-idempotency"]).toBe("none");
     for (const name of ["Identifier", "IssueIdentifier", "TransitionIdentifier", "ResolveScan", "ScanResolution"]) {
       expect(doc.body.components.schemas[name]).toBeDefined();

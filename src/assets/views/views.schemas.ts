@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp } from "../../platform/http/common-schemas.ts";
 import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/paging.ts";
+import { RegisterListQuery } from "../register/register.schemas.ts";
+import { ListCheckoutsQuery } from "../custody/custody.schemas.ts";
+import { ListMovementsQuery } from "../movements/movements.schemas.ts";
 
 /** The list surfaces a view can be saved for, and the filter keys each accepts. */
 export const SURFACE_FILTERS = {
@@ -16,6 +19,18 @@ export const SURFACE_FILTERS = {
 } as const;
 export type Surface = keyof typeof SURFACE_FILTERS;
 export const SURFACES = Object.keys(SURFACE_FILTERS) as [Surface, ...Surface[]];
+
+/**
+ * The query schema of each surface whose list exists: a view's values are checked by the
+ * very schema the list applies. Surfaces missing here (their lists are not built yet)
+ * get key-only checks.
+ */
+export const SURFACE_LIST_QUERIES: Partial<Record<Surface, z.ZodType>> = {
+  owned: RegisterListQuery,
+  loaned: RegisterListQuery,
+  checkouts: ListCheckoutsQuery,
+  movements: ListMovementsQuery,
+};
 
 const FilterValue = z.union([z.string().max(200), z.array(z.string().max(200)).max(50), z.boolean()]);
 export const ViewQuery = z

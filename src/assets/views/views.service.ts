@@ -5,9 +5,11 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
+import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
 import { savedViews, drafts } from "./views.tables.ts";
 import {
   SURFACE_FILTERS,
+  SURFACE_LIST_QUERIES,
   DRAFT_MAX_DAYS,
   DRAFT_PAYLOAD_MAX,
   type Surface,
@@ -50,7 +52,28 @@ function checkQuery(surface: Surface, query: Record<string, unknown>, path: stri
     }
     out[k] = typeof v === "string" ? v.trim() : v;
   }
+  checkValues(surface, out, path);
   return out;
+}
+
+/** The query-string spelling a list receives for a stored value. */
+function asQueryString(v: unknown): string {
+  if (Array.isArray(v)) return v.join(",");
+  return String(v);
+}
+
+/**
+ * Where the surface's list exists, the view's values must pass that list's own query
+ * schema in the form the list would receive them, so applying a saved view never 400s.
+ */
+function checkValues(surface: Surface, query: Record<string, unknown>, path: string): void {
+  const schema = SURFACE_LIST_QUERIES[surface];
+  if (!schema) return;
+  const asReceived = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, asQueryString(v)]));
+  const r = schema.safeParse(asReceived);
+  if (r.success) return;
+  const errors = zodIssuesToFieldErrors(r.error.issues, path.slice(1));
+  throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
 }
 
 export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
@@ -68,6 +91,10 @@ export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSav
     },
     toSavedViewDto,
   );
+}
+
+export async function getSavedView(ctx: RequestCtx, id: string) {
+  return toSavedViewDto(await loadOwnView(ctx, id));
 }
 
 async function loadOwnView(ctx: RequestCtx, id: string): Promise<SavedViewRow> {

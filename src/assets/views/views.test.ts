@@ -3,6 +3,7 @@ import { test, expect, afterAll, beforeAll, describe } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createTestEnv, MutableClock } from "../../../test/harness.ts";
 import { expectProblem, expectFieldError } from "../../../test/contract/helpers.ts";
+import { SURFACE_FILTERS, SURFACE_LIST_QUERIES, SURFACES } from "./views.schemas.ts";
 
 const clock = new MutableClock(new Date("2026-04-01T09:00:00.000Z"));
 const env = await createTestEnv({}, { clock });
@@ -95,6 +96,109 @@ describe("saved views", () => {
     expectProblem(await env.call("DELETE", view(mine.body.id), { token: max }), 404, "not_found");
     const still = await env.call("GET", `${VIEWS}&surface=audits`, { token: await tok("mia") });
     expect(still.body.items).toEqual([mine.body]);
+  });
+});
+
+describe("reading one saved view", () => {
+  test("the Location of a create is followable and answers the created view", async () => {
+    const t = await tok("mia");
+    const created = await env.call("POST", VIEWS, { token: t, body: { name: "Followable", surface: "checkouts", query: { state: "checked_out", overdue: true } } });
+    expect(created.status).toBe(201);
+    const followed = await env.call("GET", created.headers.get("location")!, { token: t });
+    expect(followed.status).toBe(200);
+    expect(followed.body).toEqual(created.body);
+
+    clock.advance(1000);
+    const renamed = await env.call("PATCH", view(created.body.id), { token: t, body: { expectedVersion: 1, name: "Followed" } });
+    expect((await env.call("GET", view(created.body.id), { token: t })).body).toEqual(renamed.body);
+  });
+
+  test("another user's view and an unknown id are 404; a malformed id is 400", async () => {
+    const mine = await env.call("POST", VIEWS, { token: await tok("mia"), body: { name: "Only mine", surface: "owned", query: {} } });
+    expect(mine.status).toBe(201);
+    expectProblem(await env.call("GET", view(mine.body.id), { token: await tok("max") }), 404, "not_found");
+    expectProblem(await env.call("GET", view(Bun.randomUUIDv7()), { token: await tok("mia") }), 404, "not_found");
+    expectFieldError(await env.call("GET", view("not-a-uuid"), { token: await tok("mia") }), "/params/id");
+  });
+});
+
+describe("saved-view query values", () => {
+  test("each existing list's filter keys are exactly its query schema's, so no key is unreachable", () => {
+    for (const surface of SURFACES) {
+      const schema = SURFACE_LIST_QUERIES[surface] as unknown as { shape: Record<string, unknown> } | undefined;
+      if (!schema) continue;
+      const keys = Object.keys(schema.shape).filter((k) => k !== "limit" && k !== "cursor");
+      expect(keys.sort(), surface).toEqual([...SURFACE_FILTERS[surface]].sort());
+    }
+    expect(Object.keys(SURFACE_LIST_QUERIES).sort()).toEqual(["checkouts", "loaned", "movements", "owned"]);
+  });
+
+  test("bad values are 400 at /body/query/<key> by the list's own query schema", async () => {
+    const t = await tok("mia");
+    const bad: Array<[string, Record<string, unknown>, string]> = [
+      ["owned", { lifecycle: "bogus" }, "lifecycle"],
+      ["owned", { condition: ["good", "bogus"] }, "condition"],
+      ["owned", { categoryId: "not-a-uuid" }, "categoryId"],
+      ["owned", { q: "x".repeat(201) }, "q"],
+      ["owned", { availability: true }, "availability"],
+      ["loaned", { qualityStatus: "bogus" }, "qualityStatus"],
+      ["loaned", { locationId: ["01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f", "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5e"] }, "locationId"],
+      ["checkouts", { state: "lost" }, "state"],
+      ["checkouts", { holderKind: ["user", "robot"] }, "holderKind"],
+      ["checkouts", { overdue: "yes" }, "overdue"],
+      ["checkouts", { holderId: "   " }, "holderId"],
+      ["movements", { kind: "teleported" }, "kind"],
+      ["movements", { from: "yesterday" }, "from"],
+      ["movements", { to: "2026-02-30T00:00:00Z" }, "to"],
+      ["movements", { itemId: "nope" }, "itemId"],
+    ];
+    for (const [i, [surface, query, key]] of bad.entries()) {
+      const label = `${surface} ${JSON.stringify(query)}`;
+      const res = await env.call("POST", VIEWS, { token: t, body: { name: `Bad value ${i}`, surface, query } });
+      expectFieldError(res, `/body/query/${key}`, label);
+      expect(res.body.errors.map((e: { path: string }) => e.path), label).toEqual([`/body/query/${key}`]);
+    }
+    // PATCH with a new query gets the same check, and the view is left as it was.
+    const v = await env.call("POST", VIEWS, { token: t, body: { name: "Patch values", surface: "owned", query: { lifecycle: "active" } } });
+    expectFieldError(await env.call("PATCH", view(v.body.id), { token: t, body: { expectedVersion: 1, query: { lifecycle: "bogus" } } }), "/body/query/lifecycle");
+    expectFieldError(await env.call("PATCH", view(v.body.id), { token: t, body: { expectedVersion: 1, query: { overdue: true } } }), "/body/query/overdue");
+    expect((await env.call("GET", view(v.body.id), { token: t })).body).toMatchObject({ version: 1, query: { lifecycle: "active" } });
+  });
+
+  test("valid comma lists, arrays, booleans and instants are accepted and stored as given", async () => {
+    const t = await tok("mia");
+    const item = "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f";
+    const good: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+      ["owned", { lifecycle: "active,retired", condition: ["good", "fair"], q: "  drill  ", limit: 10 }, { lifecycle: "active,retired", condition: ["good", "fair"], q: "drill", limit: 10 }],
+      ["loaned", { availability: ["available"], locationId: item, q: "" }, { availability: ["available"], locationId: item, q: "" }],
+      ["checkouts", { state: ["reserved", "checked_out"], overdue: true, holderKind: "user", holderId: "olivia" }, { state: ["reserved", "checked_out"], overdue: true, holderKind: "user", holderId: "olivia" }],
+      ["checkouts", { overdue: false, itemId: item }, { overdue: false, itemId: item }],
+      ["movements", { kind: "registered", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00+01:00", itemId: item }, { kind: "registered", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00+01:00", itemId: item }],
+    ];
+    for (const [i, [surface, query, stored]] of good.entries()) {
+      const label = `${surface} ${JSON.stringify(query)}`;
+      const res = await env.call("POST", VIEWS, { token: t, body: { name: `Good values ${i}`, surface, query } });
+      expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(201);
+      expect(res.body.query, label).toEqual(stored);
+    }
+    const patched = await env.call("POST", VIEWS, { token: t, body: { name: "Patch good", surface: "checkouts", query: {} } });
+    const ok = await env.call("PATCH", view(patched.body.id), { token: t, body: { expectedVersion: 1, query: { overdue: false, state: "returned,cancelled" } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.query).toEqual({ overdue: false, state: "returned,cancelled" });
+  });
+
+  test("surfaces whose lists do not exist yet check keys only", async () => {
+    const t = await tok("mia");
+    for (const [surface, query] of [
+      ["shipments", { status: "anything at all" }],
+      ["audits", { status: ["x", "y"], locationId: "not-a-uuid" }],
+      ["work-orders", { itemId: "whatever", status: true }],
+      ["hub-tasks", { taskType: "?" }],
+      ["alerts", { kind: "bogus" }],
+    ] as const) {
+      const res = await env.call("POST", VIEWS, { token: t, body: { name: `Keys only ${surface}`, surface, query } });
+      expect(res.status, `${surface}: ${JSON.stringify(res.body)}`).toBe(201);
+    }
   });
 });
 

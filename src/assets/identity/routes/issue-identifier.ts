@@ -14,7 +14,10 @@ export const issueIdentifier = defineRoute({
     "The value is validated and normalised (GS1 formats and check digits; a bad value is 400 at `/body/value` saying why). " +
     "(scheme, value) is unique per partner, and every spelling of one key is the same identifier: a GS1 key and its EPC URN " +
     "are one identifier, so issuing either when the other exists is 409 `duplicate`. Retired identifiers keep their value. " +
-    "Created `issued`. Beyond the spec: `companyPrefixLength` lets the service derive a GS1 key's EPC URI.",
+    "Created `issued`; writes a `tagged` movement of the item (no domain event). Beyond the spec: `companyPrefixLength` lets the service derive a GS1 key's EPC URI. " +
+    "Decision on contract §13 (GS1 responses carry `digitalLink` and `epcUri`): `epcUri` is null unless `companyPrefixLength` " +
+    "is given or the value itself was an EPC URN or hex, because a GS1 key alone does not say where its company prefix ends " +
+    "and the EPC URN depends on it. `digitalLink` is always present for GS1 keys. The Location is GET /identifiers/{id}.",
   tags: ["Identity"],
   auth: "session",
   capability: "ams_operate",
@@ -26,7 +29,7 @@ export const issueIdentifier = defineRoute({
     return {
       status: 201,
       body: identifier,
-      headers: { Location: `/api/assets/items/${identifier.itemId}?partnerId=${query.partnerId}` },
+      headers: { Location: `/api/assets/identifiers/${identifier.id}?partnerId=${query.partnerId}` },
     };
   },
 });

@@ -9,7 +9,12 @@ export const createSavedView = defineRoute({
   path: "/saved-views",
   operationId: "createSavedView",
   summary: "Save a view of one list surface",
-  description: "The owner is the caller. The name is unique per user and surface, compared case-insensitively after normalisation (409 duplicate).",
+  description:
+    "The owner is the caller. The name is unique per user and surface, compared case-insensitively after normalisation (409 duplicate). " +
+    "`query` keys must be filters of the surface's list (or `limit`). For owned, loaned, checkouts and movements the values are also " +
+    "checked by that list's own query schema, in the form the list receives them (lists comma-joined, booleans as true/false), " +
+    "so a bad value is 400 at `/body/query/<key>`. The shipments, audits, work-orders, hub-tasks and alerts lists do not exist yet: " +
+    "for them only the keys are checked. Values are stored as given (strings trimmed).",
   tags: ["Personal"],
   auth: "session",
   capability: "ams_view",

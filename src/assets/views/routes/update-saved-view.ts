@@ -9,7 +9,9 @@ export const updateSavedView = defineRoute({
   path: "/saved-views/{id}",
   operationId: "updateSavedView",
   summary: "Rename a view or change its query",
-  description: "Beyond the spec: how a view's version increases. `expectedVersion` is required; each update adds 1.",
+  description:
+    "Beyond the spec: how a view's version increases. `expectedVersion` is required; each update adds 1. " +
+    "A new `query` is checked as on create (keys, and values by the list's query schema where the list exists).",
   tags: ["Personal"],
   auth: "session",
   capability: "ams_view",
