@@ -250,7 +250,7 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const k of keys) changes[k] = { from: row[k], to: next[k] };
     await recordItemHistory(ctx, tx, id, "updated", { changes });
-    if (next.qualityStatus !== undefined) await refreshAvailability(tx, id, ctx.nowIso);
+    if (next.qualityStatus !== undefined) await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
     return reload(tx, id);
   });
 }
@@ -275,7 +275,7 @@ export async function activateItem(ctx: RequestCtx, id: string, input: z.output<
       reason: input.reason ?? null,
       data: { from: row.lifecycle, to: "active" },
     });
-    await refreshAvailability(tx, id, ctx.nowIso);
+    await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
     return reload(tx, id);
   });
 }
@@ -286,12 +286,23 @@ export async function activateItem(ctx: RequestCtx, id: string, input: z.output<
 const CONTAINMENT_DEPTH_MAX = 10_000;
 
 /** Why an item cannot be moved (or packed into) here, or null when it can. */
-function immobility(row: ItemRow): string | null {
+async function immobility(tx: Querier, row: ItemRow): Promise<string | null> {
   if (row.lifecycle === "disposed" || row.lifecycle === "consumed") return row.lifecycle;
   // A checked-out item moves by transfer or return, one in transit by receiving its shipment.
-  if (row.availability === "checked_out") return "checked out";
+  // Custody is read from the checkout itself: a quality hold or maintenance outranks
+  // checked_out in the derived availability and would hide it.
+  if (await isCheckedOut(tx, row.id)) return "checked out";
   if (row.availability === "in_transit") return "in transit";
   return null;
+}
+
+async function isCheckedOut(tx: Querier, itemId: string): Promise<boolean> {
+  const open = await tx
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.itemId, itemId), eq(checkouts.state, "checked_out")))
+    .limit(1);
+  return open.length > 0;
 }
 
 /** Whether `itemId` is `container` itself or one of the containers around it. */
@@ -355,7 +366,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
     }
     const row = await loadItem(tx, id);
     assertVersion("item", row, input.expectedVersion);
-    const blocked = immobility(row);
+    const blocked = await immobility(tx, row);
     if (blocked) throw new AppError("state_conflict", `the item is ${blocked} and cannot be moved by this command`);
 
     let toLocationId: string;
@@ -364,7 +375,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
       if (await isWithin(tx, container, row.id)) {
         throw new AppError("cycle_detected", "an item cannot be packed into itself or into an item it contains");
       }
-      const containerBlocked = immobility(container);
+      const containerBlocked = await immobility(tx, container);
       if (containerBlocked) throw new AppError("state_conflict", `the container is ${containerBlocked}; nothing can be packed into it`);
       if (row.containerId === container.id) throw new AppError("state_conflict", "the item is already in this container");
       toLocationId = container.locationId;
@@ -405,6 +416,8 @@ export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<t
     assertVersion("item", row, input.expectedVersion);
     if (row.tracking !== "quantity") throw new AppError("state_conflict", "only a quantity-tracked item can be consumed");
     if (row.lifecycle !== "active") throw new AppError("state_conflict", `only an active item can be consumed; this one is ${row.lifecycle}`);
+    // Stock that is out with a holder comes back (return) before it is used up here.
+    if (await isCheckedOut(tx, id)) throw new AppError("state_conflict", "the item is checked out; return it before consuming");
     if (input.quantity > row.quantity) {
       throw new AppError("state_conflict", `only ${row.quantity} on hand; cannot consume ${input.quantity}`);
     }
@@ -424,7 +437,7 @@ export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<t
       reason: input.reason ?? null,
       data: { remaining },
     });
-    if (lifecycle !== row.lifecycle) await refreshAvailability(tx, id, ctx.nowIso);
+    if (lifecycle !== row.lifecycle) await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
     return reload(tx, id);
   });
 }

@@ -47,7 +47,12 @@ export function deriveAvailability(input: {
  * Recomputes and stores an item's availability; a change is a change of the item
  * record (version + 1, updatedAt = nowIso). Returns the new value.
  */
-export async function refreshAvailability(tx: Querier, itemId: string, nowIso: string, opts: { inTransit?: boolean } = {}): Promise<Availability> {
+export async function refreshAvailability(
+  tx: Querier,
+  itemId: string,
+  nowIso: string,
+  opts: { inTransit?: boolean; /** The caller already gave the item its +1 for this request. */ versionBumped?: boolean } = {},
+): Promise<Availability> {
   const item = (
     await tx
       .select({ lifecycle: items.lifecycle, qualityStatus: items.qualityStatus, availability: items.availability, version: items.version })
@@ -67,7 +72,8 @@ export async function refreshAvailability(tx: Querier, itemId: string, nowIso: s
     reserved: custody.some((c) => c.state === "reserved"),
   });
   if (availability !== item.availability) {
-    await tx.update(items).set({ availability, updatedAt: nowIso, version: item.version + 1 }).where(eq(items.id, itemId));
+    const version = opts.versionBumped ? item.version : item.version + 1;
+    await tx.update(items).set({ availability, updatedAt: nowIso, version }).where(eq(items.id, itemId));
   }
   return availability;
 }

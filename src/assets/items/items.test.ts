@@ -232,9 +232,19 @@ describe("register, activate, move, consume", () => {
     expectInvalid(await post(`/items/${item.id}/move`, { toLocationId: env.deps.newId() }), "/body/toLocationId");
     expectInvalid(await post(`/items/${item.id}/move`, { toLocationId: ids.archived }), "/body/toLocationId");
     expectInvalid(await post(`/items/${item.id}/move`, { toContainerId: env.deps.newId() }), "/body/toContainerId");
-    // Checked out (custody sets this): neither it nor anything into it moves here.
+    // Checked out (an open checkout, even under a quality hold that outranks it in availability):
+    // neither it nor anything into it moves here.
     const lent = await register({ name: "Lent case" });
-    await seed((tx) => tx.update(items).set({ availability: "checked_out" }).where(eq(items.id, lent.id)));
+    const now = new Date().toISOString();
+    await seed(async (tx) => {
+      await tx.insert(checkouts).values({
+        id: env.deps.newId(), itemId: lent.id, state: "checked_out", holderKind: "user", holderId: "ops",
+        startsAt: now, endsAt: null, dueAt: "2099-01-01T00:00:00.000Z", checkedOutAt: now, returnedAt: null,
+        acknowledgedAt: null, acknowledgedBy: null, note: null, returnCondition: null, returnLocationId: null,
+        version: 1, createdAt: now, updatedAt: now, createdBy: "ops",
+      });
+      await tx.update(items).set({ availability: "on_hold", qualityStatus: "quarantined" }).where(eq(items.id, lent.id));
+    });
     const lentMove = await post(`/items/${lent.id}/move`, { toLocationId: ids.bin });
     expect(lentMove.status).toBe(409);
     expect(lentMove.body.detail).toContain("checked out");
