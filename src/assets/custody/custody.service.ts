@@ -3,7 +3,7 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave), writes a checkout_events row (the
 // checkout's own history) and appends the step to the item's movement chronology.
-import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
@@ -13,6 +13,7 @@ import { locations, parties } from "../master-data/master-data.tables.ts";
 import { items } from "../items/items.tables.ts";
 import type { ItemRow } from "../items/items.dto.ts";
 import { refreshAvailability } from "../items/items.state.ts";
+import { moveContents } from "../items/containment.ts";
 import { appendMovement, recordMovement } from "../movements/movements.service.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
 import { assertCheckoutMove, isOverdue, requireState } from "./custody.states.ts";
@@ -254,6 +255,10 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
       assertCheckoutMove(reservation.state, "checked_out", "start");
       if (reservation.endsAt !== null && reservation.endsAt <= ctx.nowIso) {
         throw new AppError("state_conflict", `the reservation's window ended at ${reservation.endsAt}`);
+      }
+      // Within its window only (the same clock-skew grace as for creating one).
+      if (reservation.startsAt > new Date(ctx.now.getTime() + RESERVATION_START_GRACE_MS).toISOString()) {
+        throw new AppError("state_conflict", `the reservation's window starts at ${reservation.startsAt}`);
       }
       if (!sameHolder(reservation, input.holder)) {
         throw new AppError("state_conflict", "the holder must be the reservation's holder (transfer after checkout to hand it on)");
@@ -503,32 +508,9 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
       const version = now && now.version > item.version ? now.version : item.version + 1;
       await tx.update(items).set({ ...itemPatch, version, updatedAt: ctx.nowIso }).where(eq(items.id, item.id));
     }
-    if (itemPatch.locationId !== undefined) await moveContents(ctx, tx, item.id, itemPatch.locationId, id);
+    if (itemPatch.locationId !== undefined) await moveContents(ctx, tx, item.id, itemPatch.locationId, { reason: "its container was returned", data: { checkoutId: id } });
     return toCheckoutDto(next, ctx.nowIso);
   });
-}
-
-/** Items packed (at any depth) in a container follow its location, one movement each. */
-async function moveContents(ctx: RequestCtx, tx: Querier, containerId: string, toLocationId: string, checkoutId: string): Promise<void> {
-  const contents = await tx.all<{ id: string; location_id: string; version: number }>(sql`
-    WITH RECURSIVE inside(id) AS (
-      SELECT id FROM items WHERE container_id = ${containerId}
-      UNION SELECT i.id FROM items i JOIN inside ON i.container_id = inside.id
-    )
-    SELECT items.id, items.location_id, items.version FROM items JOIN inside ON items.id = inside.id`);
-  for (const c of contents) {
-    if (c.location_id === toLocationId) continue;
-    await tx.update(items).set({ locationId: toLocationId, version: c.version + 1, updatedAt: ctx.nowIso }).where(eq(items.id, c.id));
-    await recordMovement(ctx, tx, {
-      itemId: c.id,
-      kind: "moved",
-      bizLocationId: toLocationId,
-      fromLocationId: c.location_id,
-      toLocationId,
-      reason: "its container was returned",
-      data: { containerId, checkoutId },
-    });
-  }
 }
 
 /** Actor of changes the service makes on its own schedule. */

@@ -2,7 +2,7 @@
 // (register, activate, move, consume; tagging in identity) append a movement; every
 // fact (edits too) also gets an item_history row. Every command runs in one
 // transaction and bumps the version.
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
@@ -19,6 +19,7 @@ import { toIdentifierDto, type IdentifierRow } from "../identity/identity.dto.ts
 import { items, itemHistory } from "./items.tables.ts";
 import { toItemDto, type ItemDto, type ItemRow } from "./items.dto.ts";
 import { assertLifecycleMove, deriveAvailability, refreshAvailability } from "./items.state.ts";
+import { moveContents } from "./containment.ts";
 import type { ActivateItem, ConsumeItem, CreateAsset, MoveItem, UpdateItem } from "./items.schemas.ts";
 
 type CheckoutRow = typeof checkouts.$inferSelect;
@@ -320,41 +321,6 @@ async function isWithin(tx: Querier, container: ItemRow, itemId: string): Promis
   return false;
 }
 
-/** Carries everything packed (recursively) in `rootId` to `toLocationId`, one `moved` movement each. */
-async function moveContents(ctx: RequestCtx, tx: Querier, rootId: string, toLocationId: string, reason: string | null): Promise<void> {
-  const seen = new Set([rootId]);
-  let frontier = [rootId];
-  while (frontier.length > 0) {
-    const children = await tx
-      .select({ id: items.id, locationId: items.locationId, containerId: items.containerId, version: items.version })
-      .from(items)
-      .where(inArray(items.containerId, frontier));
-    const next: string[] = [];
-    for (const child of children) {
-      if (seen.has(child.id)) continue;
-      seen.add(child.id);
-      next.push(child.id);
-      if (child.locationId === toLocationId) continue;
-      await tx
-        .update(items)
-        .set({ locationId: toLocationId, version: child.version + 1, updatedAt: ctx.nowIso })
-        .where(eq(items.id, child.id));
-      await recordMovement(ctx, tx, {
-        itemId: child.id,
-        kind: "moved",
-        fromLocationId: child.locationId,
-        toLocationId,
-        fromContainerId: child.containerId,
-        toContainerId: child.containerId,
-        bizLocationId: toLocationId,
-        reason,
-        data: { withContainerId: rootId },
-      });
-    }
-    frontier = next;
-  }
-}
-
 export async function moveItem(ctx: RequestCtx, id: string, input: z.output<typeof MoveItem>): Promise<ItemDto> {
   return withTx(ctx, async (tx) => {
     let container: ItemRow | undefined;
@@ -402,7 +368,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
       bizLocationId: toLocationId,
       reason: input.reason ?? null,
     });
-    if (toLocationId !== row.locationId) await moveContents(ctx, tx, id, toLocationId, input.reason ?? null);
+    if (toLocationId !== row.locationId) await moveContents(ctx, tx, id, toLocationId, { reason: input.reason ?? null });
     return reload(tx, id);
   });
 }

@@ -9,6 +9,8 @@ import { appendEvent, type EventKind } from "../../platform/outbox/outbox.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { items } from "../items/items.tables.ts";
+import { moveContents } from "../items/containment.ts";
+import { requireLocation } from "../master-data/master-data.service.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { movements } from "./movements.tables.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
@@ -300,12 +302,11 @@ export async function correctMovement(ctx: RequestCtx, id: string, input: Correc
       if (item && item.containerId === null && item.locationId === original.toLocationId) {
         appliedToItem = true;
         if (item.locationId !== newLocation) {
+          // The item lands there now, so the place must be usable as for a move (not archived).
+          await requireLocation(tx, newLocation, "/body/locationId");
           await tx.update(items).set({ locationId: newLocation, version: item.version + 1, updatedAt: ctx.nowIso }).where(eq(items.id, item.id));
-          // Contents follow their container, as they do on a move (containment chain through items_container_idx).
-          await tx.run(sql`UPDATE items SET location_id = ${newLocation}, version = version + 1, updated_at = ${ctx.nowIso}
-            WHERE location_id <> ${newLocation} AND id IN (WITH RECURSIVE inner_items(id) AS (
-              SELECT id FROM items WHERE container_id = ${item.id}
-              UNION SELECT i.id FROM items i JOIN inner_items c ON i.container_id = c.id) SELECT id FROM inner_items)`);
+          // Contents follow their container, as on a move: one `moved` movement each.
+          await moveContents(ctx, tx, item.id, newLocation, { reason: "its container's location was corrected", data: { correctionOf: original.id } });
         }
       }
     }
