@@ -59,3 +59,14 @@ test("activation and consumption to zero give the item one version each", async 
   expect(gone.lifecycle).toBe("consumed");
   expect(gone.version).toBe(active.version + 1);
 });
+
+test("an externally owned item's agreement must be with its owner", async () => {
+  const lessor = (await post("/parties", { name: "Lessor Ltd", kind: "organisation" })).body.id as string;
+  const stranger = (await post("/parties", { name: "Someone Else", kind: "organisation" })).body.id as string;
+  const lease = (await post("/agreements", { kind: "lease", partyId: lessor, startsOn: "2026-01-01" })).body.id as string;
+  const base = { name: "Leased printer", locationId: site, ownership: "external", agreementId: lease };
+  const wrong = await post("/assets", { ...base, ownerPartyId: stranger });
+  expect(wrong.status).toBe(400);
+  expect(wrong.body.errors[0].path).toBe("/body/agreementId");
+  expect((await post("/assets", { ...base, ownerPartyId: lessor })).status).toBe(201);
+});

@@ -31,8 +31,14 @@ export const Item = z
     acquisitionCost: z.union([MoneyOut, z.null()]),
     acquiredOn: z.string().nullable(),
     attributes: z.record(z.string(), z.unknown()),
-    lifecycle: z.enum(LIFECYCLES),
-    availability: z.enum(AVAILABILITIES),
+    lifecycle: z.enum(LIFECYCLES).openapi({ description: "planned → active ↔ in_maintenance; active → retired → disposed; consumables active → consumed." }),
+    availability: z.enum(AVAILABILITIES).openapi({
+      description:
+        "Derived, never set directly (contract §9): in_maintenance, then on_hold (quality status other than released), in_transit, " +
+        "checked_out, reserved (an open reservation exists, starting now or later), else available. It describes custody and holds, " +
+        "not the lifecycle: a planned, retired, disposed or consumed item reads `available` here and is still refused by commands " +
+        "its lifecycle does not allow.",
+    }),
     locationId: z.string(),
     containerId: z.string().nullable(),
     version: z.number().int(),

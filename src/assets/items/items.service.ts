@@ -63,10 +63,14 @@ export async function currentCheckout(q: Querier, itemId: string, nowIso: string
 // Referenced records come from master data's checks: unknown or archived → 400 at the
 // body path, since nothing new may point at an archived record. References a PATCH
 // leaves unchanged are not re-checked.
-async function requireAgreementFor(q: Querier, id: string, ownership: ItemRow["ownership"], path: string) {
+async function requireAgreementFor(q: Querier, id: string, ownership: ItemRow["ownership"], ownerPartyId: string | null, path: string) {
   const agreement = await requireAgreement(q, id, path);
   if (agreement.terms !== ownership) {
     throw invalid(path, `the agreement's terms are ${agreement.terms} but the item's ownership is ${ownership}`);
+  }
+  // Someone else's property comes to us under an agreement with its owner (lessor, lender).
+  if (ownership === "external" && ownerPartyId !== null && agreement.partyId !== ownerPartyId) {
+    throw invalid(path, "the agreement is with another party than the item's owner");
   }
   return agreement;
 }
@@ -109,7 +113,9 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
   return withTx(ctx, async (tx) => {
     await requireLocation(tx, input.locationId, "/body/locationId");
     if (input.ownerPartyId !== undefined) await requireParty(tx, input.ownerPartyId, "/body/ownerPartyId");
-    if (input.agreementId !== undefined) await requireAgreementFor(tx, input.agreementId, input.ownership, "/body/agreementId");
+    if (input.agreementId !== undefined) {
+      await requireAgreementFor(tx, input.agreementId, input.ownership, input.ownerPartyId ?? null, "/body/agreementId");
+    }
     if (input.categoryId !== undefined) await requireCategory(tx, input.categoryId, "/body/categoryId");
     let categoryId = input.categoryId ?? null;
     if (input.modelId !== undefined) {
@@ -220,7 +226,8 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
     }
     if (input.agreementId !== undefined) {
       if (input.agreementId !== null && input.agreementId !== row.agreementId) {
-        await requireAgreementFor(tx, input.agreementId, row.ownership, "/body/agreementId");
+        const owner = input.ownerPartyId !== undefined ? input.ownerPartyId : row.ownerPartyId;
+        await requireAgreementFor(tx, input.agreementId, row.ownership, owner, "/body/agreementId");
       }
       set("agreementId", input.agreementId);
     }

@@ -140,6 +140,8 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
     }
 
     if (!scoped || !claims) {
+      // Session routes without a partner are limited per user alone.
+      if (claims) deps.rateLimiter.check(`${claims.sub}|`, now.getTime());
       // Platform and unscoped routes get a context without a partner.
       const params = parsePart(route.params, c.req.param(), "params");
       const query = parsePart(fullQuery, rawQuery, "query");
