@@ -2,6 +2,7 @@
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { AppError, problemBody } from "./platform/errors/app-error.ts";
+import { LockTimeoutError } from "./platform/tenancy/write-lock.ts";
 import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
 import { API_VERSION } from "./platform/openapi/document.ts";
 import type { Deps } from "./deps.ts";
@@ -68,6 +69,10 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
 
   app.onError((err, c) => {
     if (err instanceof AppError) return problemResponse(c, err);
+    if (err instanceof LockTimeoutError) {
+      // The partner's writer is backed up: nothing was applied, so the client may retry.
+      return problemResponse(c, new AppError("service_unavailable", "the partner's writes are backed up; retry shortly", { headers: { "Retry-After": "1" } }));
+    }
     // Only the error's class and driver code: messages can carry SQL parameters.
     const cause = (err as { cause?: { code?: unknown } }).cause;
     deps.log.error("unhandled error", {

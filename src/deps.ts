@@ -35,6 +35,7 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
       urlTemplate: config.tenantDbUrlTemplate,
       authToken: config.tenantDbAuthToken,
       cacheSize: config.tenantCacheSize,
+      lockTimeoutMs: config.writeLockTimeoutMs,
     });
   await tenancy.init();
   return {

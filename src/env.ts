@@ -12,6 +12,7 @@ const EnvSchema = z.object({
   TENANT_DB_URL: z.string().optional(),
   TENANT_DB_AUTH_TOKEN: z.string().optional(),
   TENANT_CACHE_SIZE: z.coerce.number().int().min(1).default(200),
+  WRITE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   DASHBOARD_JWT_SECRET: z.string().min(1).optional(),
   DASHBOARD_JWKS_URL: z.string().url().optional(),
   DASHBOARD_JWT_ISSUER: z.string().optional(),
@@ -43,6 +44,7 @@ export interface Config {
   tenantDbUrlTemplate: string;
   tenantDbAuthToken?: string;
   tenantCacheSize: number;
+  writeLockTimeoutMs: number;
   jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string };
   dataKek: Uint8Array;
   webhookEncryptionKey?: string;
@@ -101,6 +103,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tenantDbUrlTemplate: env.TENANT_DB_URL ?? `file:${tenantsDir}/{partnerId}.db`,
     tenantDbAuthToken: env.TENANT_DB_AUTH_TOKEN,
     tenantCacheSize: env.TENANT_CACHE_SIZE,
+    writeLockTimeoutMs: env.WRITE_LOCK_TIMEOUT_MS,
     jwt: { secret, jwksUrl: env.DASHBOARD_JWKS_URL, issuer: env.DASHBOARD_JWT_ISSUER, audience: env.DASHBOARD_JWT_AUDIENCE },
     dataKek,
     webhookEncryptionKey: env.AMS_WEBHOOK_ENCRYPTION_KEY,

@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   evidence_locked: 423,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -56,6 +57,7 @@ const TITLES: Record<ErrorCode, string> = {
   evidence_locked: "Evidence locked",
   rate_limited: "Too many requests",
   internal_error: "Internal error",
+  service_unavailable: "Service busy",
 };
 
 export interface FieldError {

@@ -40,6 +40,9 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/** Keyed requests running in this process (one instance writes a partner), by scope. */
+const inFlight = new Map<string, number>();
+
 export async function runIdempotent(
   ctx: RequestCtx,
   req: IdempotentRequest,
@@ -54,6 +57,10 @@ export async function runIdempotent(
     eq(idempotencyKeys.route, req.template),
     eq(idempotencyKeys.key, req.key),
   );
+  const scope = `${ctx.partnerId}\u0000${ctx.userId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
+  // A duplicate is a request whose twin was already running when it arrived.
+  const duplicate = inFlight.has(scope);
+  inFlight.set(scope, (inFlight.get(scope) ?? 0) + 1);
   try {
     return await inOwnTx(ctx, async (rawTx) => {
       const tx = rawTx as unknown as Querier;
@@ -84,10 +91,14 @@ export async function runIdempotent(
       return { replayed: false, result };
     });
   } catch (err) {
-    if (err instanceof LockTimeoutError) {
-      throw new AppError("idempotency_in_progress", "a request with this Idempotency-Key is still in progress");
+    if (err instanceof LockTimeoutError && duplicate) {
+      throw new AppError("idempotency_in_progress", "a request with this Idempotency-Key is still in progress; retry later for its outcome");
     }
     throw err;
+  } finally {
+    const left = (inFlight.get(scope) ?? 1) - 1;
+    if (left > 0) inFlight.set(scope, left);
+    else inFlight.delete(scope);
   }
 }
 

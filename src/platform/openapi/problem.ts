@@ -28,4 +28,7 @@ export const ProblemResponses: Record<number, ReturnType<typeof problem>> = {
   423: problem("evidence_locked"),
   429: problem("rate_limited", { "Retry-After": { description: "seconds until the window resets", schema: { type: "string" } } }),
   500: problem("internal_error"),
+  503: problem("service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS; nothing was applied", {
+    "Retry-After": { description: "seconds to wait before retrying", schema: { type: "string" } },
+  }),
 };

@@ -34,6 +34,8 @@ export interface TenancyOptions {
   urlTemplate: string;
   authToken?: string;
   cacheSize: number;
+  /** How long a writer waits for the partner's write lock before giving up (default 10 s). */
+  lockTimeoutMs?: number;
 }
 
 export class Tenancy {
@@ -189,7 +191,7 @@ export class Tenancy {
           throw err;
         }
       },
-      lockTimeoutMs,
+      lockTimeoutMs ?? this.#opts.lockTimeoutMs,
     );
   }
 
