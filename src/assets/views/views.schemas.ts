@@ -74,6 +74,7 @@ export const Draft = z
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    createdBy: z.string().openapi({ description: "The owner: drafts are private to the user who saved them" }),
   })
-  .openapi("Draft");
+  .openapi("Draft", { description: "Named by (workflowKey, route) within the caller's own drafts; it has no id of its own." });
 export { Id };

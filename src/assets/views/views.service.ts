@@ -171,6 +171,7 @@ export function toDraftDto(r: DraftRow) {
     expiresAt: r.expiresAt,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    createdBy: r.userId,
   };
 }
 

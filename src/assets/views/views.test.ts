@@ -228,7 +228,7 @@ describe("drafts", () => {
 
     const first = await env.call("PUT", draft("checkout-wizard"), { token: t, body: { route: "/checkouts/new", payload: { step: 1, itemIds: ["a"] } } });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ workflowKey: "checkout-wizard", route: "/checkouts/new", payload: { step: 1, itemIds: ["a"] }, version: 1 });
+    expect(first.body).toMatchObject({ workflowKey: "checkout-wizard", route: "/checkouts/new", payload: { step: 1, itemIds: ["a"] }, version: 1, createdBy: "mia" });
     expect(first.body.expiresAt).toBe(new Date(clock.now().getTime() + 30 * 86_400_000).toISOString());
 
     const second = await env.call("PUT", draft("checkout-wizard"), { token: t, body: { route: "/checkouts/new", payload: { step: 2 } } });
