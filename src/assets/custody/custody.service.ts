@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
@@ -127,7 +127,7 @@ function newCheckoutRow(
   f: Pick<CheckoutRow, "itemId" | "state" | "startsAt" | "endsAt" | "dueAt" | "checkedOutAt" | "note"> & { holder: { kind: CheckoutRow["holderKind"]; id: string } },
 ): CheckoutRow {
   return {
-    id: ctx.deps.newId(),
+    ...newRecordMeta(ctx),
     itemId: f.itemId,
     state: f.state,
     holderKind: f.holder.kind,
@@ -142,10 +142,6 @@ function newCheckoutRow(
     note: f.note,
     returnCondition: null,
     returnLocationId: null,
-    version: 1,
-    createdAt: ctx.nowIso,
-    updatedAt: ctx.nowIso,
-    createdBy: ctx.userId,
   };
 }
 

@@ -3,7 +3,7 @@
 import { and, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { items } from "../items/items.tables.ts";
 import { toItemDto } from "../items/items.dto.ts";
 import { currentCheckout, loadItem, recordItemHistory } from "../items/items.service.ts";
@@ -110,17 +110,13 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
       );
     }
     const row: IdentifierRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       itemId: item.id,
       scheme: normalised.scheme,
       value: normalised.canonical,
       digitalLink: normalised.digitalLink ?? null,
       epcUri: normalised.epcUri ?? null,
       state: "issued",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(identifiers).values(row);
     await recordItemHistory(ctx, tx, item.id, "identifier_issued", { identifierId: row.id, scheme: row.scheme, value: row.value });

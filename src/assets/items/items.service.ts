@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { canonicalJson } from "../../platform/idempotency/idempotency.ts";
 import { catalogModels } from "../master-data/master-data.tables.ts";
 import type { LocationAncestor } from "../master-data/master-data.schemas.ts";
@@ -126,7 +126,7 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
 
     const lifecycle = "planned" as const;
     const row: ItemRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       name: input.name,
       ownership: input.ownership,
       ownerPartyId: input.ownerPartyId ?? null,
@@ -147,10 +147,6 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
       availability: deriveAvailability({ lifecycle, qualityStatus: input.qualityStatus, inTransit: false, checkedOut: false, reserved: false }),
       locationId: input.locationId,
       containerId: null,
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(items).values(row);
     await recordMovement(ctx, tx, {

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../register/fts-query.ts";
 import { items } from "../items/items.tables.ts";
@@ -207,16 +207,12 @@ export async function createLocation(ctx: RequestCtx, input: CreateLocation): Pr
     if (input.parentId !== undefined) await requireLocation(tx, input.parentId, "/body/parentId");
     if (input.code !== undefined) await assertLocationCodeFree(tx, input.code);
     const row: LocationRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       parentId: input.parentId ?? null,
       name: input.name,
       kind: input.kind,
       code: input.code ?? null,
       status: "active",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(locations).values(row);
     return toLocationDto(row);
@@ -323,15 +319,11 @@ async function loadParty(q: Querier, id: string): Promise<PartyRow> {
 export async function createParty(ctx: RequestCtx, input: CreateParty): Promise<PartyDto> {
   return withTx(ctx, async (tx) => {
     const row: PartyRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       name: input.name,
       kind: input.kind,
       externalRef: input.externalRef ?? null,
       status: "active",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(parties).values(row);
     return toPartyDto(row);
@@ -391,7 +383,7 @@ export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): 
   return withTx(ctx, async (tx) => {
     await requireParty(tx, input.partyId, "/body/partyId");
     const row: AgreementRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       kind: input.kind,
       partyId: input.partyId,
       startsOn: input.startsOn,
@@ -399,10 +391,6 @@ export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): 
       reference: input.reference ?? null,
       terms: input.terms ?? DEFAULT_TERMS[input.kind],
       status: "active",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(agreements).values(row);
     return toAgreementDto(row);
@@ -489,14 +477,10 @@ export async function createCategory(ctx: RequestCtx, input: CreateCatalogCatego
   return withTx(ctx, async (tx) => {
     if (input.code !== undefined) await assertCategoryCodeFree(tx, input.code);
     const row: CategoryRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       name: input.name,
       code: input.code ?? null,
       status: "active",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(catalogCategories).values(row);
     return toCategoryDto(row);
@@ -553,16 +537,12 @@ export async function createModel(ctx: RequestCtx, input: CreateCatalogModel): P
   return withTx(ctx, async (tx) => {
     await requireCategory(tx, input.categoryId, "/body/categoryId");
     const row: ModelRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       name: input.name,
       categoryId: input.categoryId,
       manufacturer: input.manufacturer ?? null,
       modelNumber: input.modelNumber ?? null,
       status: "active",
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(catalogModels).values(row);
     return toModelDto(row);

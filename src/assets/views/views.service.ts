@@ -3,7 +3,7 @@
 import { and, eq, inArray, gt } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { db, newRecordMeta, withTx, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
 import { savedViews, drafts } from "./views.tables.ts";
@@ -119,16 +119,12 @@ export async function createSavedView(ctx: RequestCtx, input: z.output<typeof Cr
     const nameKey = normaliseName(input.name);
     await assertNameFree(ctx, input.surface, nameKey);
     const row: SavedViewRow = {
-      id: ctx.deps.newId(),
+      ...newRecordMeta(ctx),
       userId: ctx.userId,
       surface: input.surface,
       name: input.name.trim(),
       nameKey,
       query,
-      version: 1,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
     };
     await tx.insert(savedViews).values(row);
     return toSavedViewDto(row);

@@ -28,6 +28,11 @@ export interface RequestCtx {
   afterCommit?: Array<() => void>;
 }
 
+/** The server-derived fields of a record this request creates (contract §5): id, version 1, times, author. */
+export function newRecordMeta(ctx: RequestCtx) {
+  return { id: ctx.deps.newId(), version: 1, createdAt: ctx.nowIso, updatedAt: ctx.nowIso, createdBy: ctx.userId };
+}
+
 /** Reads see the open transaction's own writes, else committed data only. */
 export function db(ctx: RequestCtx): Querier {
   return (ctx.tx ?? ctx.tenant.db.read) as unknown as Querier;
