@@ -3,7 +3,7 @@
 import { ROLES, type Role } from "../src/platform/auth/capabilities.ts";
 import { upsertMember } from "../src/platform/tenancy/members.ts";
 import { PARTNER_ID_RE } from "../src/platform/tenancy/tenancy.ts";
-import { appliedMigrationMillis, latestMigrationMillis } from "../src/platform/tenancy/tenant-db.ts";
+import { latestMigrationMillis } from "../src/platform/db/migrations.ts";
 import type { Deps } from "../src/deps.ts";
 import { CliError, parseCli, runCli } from "./cli.ts";
 
@@ -31,7 +31,7 @@ async function migrateOne(deps: Deps, partnerId: string) {
   const changed = await deps.tenancy.migrate(partnerId);
   const handle = await deps.tenancy.acquire(partnerId);
   try {
-    const applied = await appliedMigrationMillis(handle.db.writeClient);
+    const applied = await handle.db.appliedMigrationMillis();
     return { partnerId, migrated: changed, appliedMigration: applied, upToDate: applied >= latestMigrationMillis("tenant") };
   } finally {
     deps.tenancy.release(handle);

@@ -113,9 +113,9 @@ describe("writes", () => {
         expect(String((fkError as { cause?: unknown } | undefined)?.cause)).toMatch(/FOREIGN KEY/i);
       });
       // The reader is query-only and enforces foreign keys too.
-      const readerFk = await h.db.readClient.execute("PRAGMA foreign_keys");
-      expect(Number(Object.values(readerFk.rows[0] ?? {})[0])).toBe(1);
-      expect(h.db.readClient.execute("DELETE FROM saved_views")).rejects.toThrow();
+      const readerFk = await h.db.rawRead("PRAGMA foreign_keys");
+      expect(Number(Object.values(readerFk[0] ?? {})[0])).toBe(1);
+      expect(h.db.rawRead("DELETE FROM saved_views")).rejects.toThrow();
     });
   });
 

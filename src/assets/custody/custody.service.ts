@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
@@ -103,15 +103,11 @@ export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListChec
 }
 
 export async function getCheckout(ctx: RequestCtx, id: string) {
-  const q = db(ctx);
-  const record = q.select().from(checkouts).where(eq(checkouts.id, id));
-  const history = q
-    .select()
-    .from(checkoutEvents)
-    .where(eq(checkoutEvents.checkoutId, id))
-    .orderBy(desc(checkoutEvents.recordedAt), desc(checkoutEvents.id));
-  // One batch is one read snapshot: the record and its history agree.
-  const [rows, events] = ctx.tx ? [await record, await history] : await ctx.tenant.db.read.batch([record, history]);
+  // One snapshot: the record and its history agree.
+  const [rows, events] = await readSnapshot(ctx, (q) => [
+    q.select().from(checkouts).where(eq(checkouts.id, id)),
+    q.select().from(checkoutEvents).where(eq(checkoutEvents.checkoutId, id)).orderBy(desc(checkoutEvents.recordedAt), desc(checkoutEvents.id)),
+  ] as const);
   const row = rows[0];
   if (!row) throw notFound("checkout");
   return { ...toCheckoutDto(row, ctx.nowIso), events: events.map(toEventDto) };

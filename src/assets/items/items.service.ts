@@ -5,7 +5,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { lazyAll } from "../../platform/db/database.ts";
 import { canonicalJson } from "../../platform/idempotency/idempotency.ts";
 import { catalogModels } from "../master-data/master-data.tables.ts";
 import type { LocationAncestor } from "../master-data/master-data.schemas.ts";
@@ -443,7 +444,7 @@ function detailQueries(q: Querier, id: string, nowIso: string) {
       .orderBy(asc(checkouts.startsAt), asc(checkouts.id))
       .limit(UPCOMING_MAX + 1),
     // master-data's locationPath, inlined (via the item's location) so it joins this batch's snapshot.
-    q.all<LocationAncestor>(sql`
+    lazyAll<LocationAncestor>(q, sql`
       WITH RECURSIVE path(id, parent_id, name, kind, depth) AS (
         SELECT l.id, l.parent_id, l.name, l.kind, 0 FROM locations l
         WHERE l.id = (SELECT location_id FROM items WHERE id = ${id})
@@ -469,13 +470,7 @@ function detailQueries(q: Querier, id: string, nowIso: string) {
 
 /** Runs the detail queries in one read snapshot (one batch), or in the open transaction. */
 async function readDetail(ctx: RequestCtx, id: string): Promise<DetailRows> {
-  if (ctx.tx) {
-    const out: unknown[] = [];
-    for (const query of detailQueries(ctx.tx as unknown as Querier, id, ctx.nowIso)) out.push(await query);
-    return out as DetailRows;
-  }
-  const read = ctx.tenant.db.read;
-  return (await read.batch(detailQueries(read as unknown as Querier, id, ctx.nowIso) as never)) as unknown as DetailRows;
+  return (await readSnapshot(ctx, (q) => detailQueries(q, id, ctx.nowIso))) as unknown as DetailRows;
 }
 
 export async function getItemDetail(ctx: RequestCtx, id: string) {

@@ -4,7 +4,8 @@
 import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { db, newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { lazyAll } from "../../platform/db/database.ts";
 import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../register/fts-query.ts";
 import { items } from "../items/items.tables.ts";
@@ -122,10 +123,10 @@ export async function requireModel(q: Querier, id: string, path: string): Promis
 /**
  * The location and its ancestors, root first, ending with the location itself
  * (one recursive CTE over the parent index). Empty when the id is unknown.
- * Await it, or put it in a `batch` to read it in the same snapshot as other reads.
+ * Await it, or put it in a snapshot to read it with other reads.
  */
 export function locationPath(q: Querier, id: string) {
-  return q.all<LocationAncestor>(sql`
+  return lazyAll<LocationAncestor>(q, sql`
     WITH RECURSIVE up(id, parent_id, name, kind, depth) AS (
       SELECT id, parent_id, name, kind, 0 FROM locations WHERE id = ${id}
       UNION ALL
@@ -136,20 +137,13 @@ export function locationPath(q: Querier, id: string) {
 
 // ---------------------------------------------------------------- shared rules
 
-/** Runs two reads in one read snapshot (one batch), or in the open transaction. */
+/** Runs two reads in one read snapshot, or in the open transaction. */
 async function inSnapshot<A, B>(
   ctx: RequestCtx,
   a: (q: Querier) => PromiseLike<A>,
   b: (q: Querier) => PromiseLike<B>,
 ): Promise<[A, B]> {
-  if (ctx.tx) {
-    const q = ctx.tx as unknown as Querier;
-    return [await a(q), await b(q)];
-  }
-  const r = ctx.tenant.db.read;
-  const q = r as unknown as Querier;
-  const [ra, rb] = await r.batch([a(q) as never, b(q) as never]);
-  return [ra as A, rb as B];
+  return readSnapshot<[A, B]>(ctx, (q) => [a(q), b(q)]);
 }
 
 /** The fields of `patch` that differ from `row`; an empty result means the PATCH changes nothing. */
@@ -745,8 +739,8 @@ export async function listSettingsRecords(
       orderId: rec.id,
       // Filters live inside the source; paginate's where carries only the keyset.
       page: (qr, w, orderBy, limit) =>
-        qr.all<RecordRow>(sql`SELECT * FROM (${source}) AS ${rec}${w ? sql` WHERE ${w}` : sql``} ORDER BY ${sql.join(orderBy, sql`, `)} LIMIT ${limit}`),
-      count: (qr) => qr.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${source})`),
+        lazyAll<RecordRow>(qr, sql`SELECT * FROM (${source}) AS ${rec}${w ? sql` WHERE ${w}` : sql``} ORDER BY ${sql.join(orderBy, sql`, `)} LIMIT ${limit}`),
+      count: (qr) => lazyAll<{ n: number }>(qr, sql`SELECT count(*) AS n FROM (${source})`),
       position: (r) => ({ t: r.updated_at, i: r.id }),
     },
     toSettingsRecordDto,

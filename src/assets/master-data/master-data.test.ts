@@ -39,10 +39,10 @@ async function patch(path: string, body: unknown, token = admin) {
 }
 
 /** Runs a read against the partner's database, outside any request. */
-async function withDb<T>(fn: (q: Querier) => Promise<T>): Promise<T> {
+async function withDb<T>(fn: (q: Querier) => PromiseLike<T>): Promise<T> {
   const handle = await env.deps.tenancy.acquire(P);
   try {
-    return await fn(handle.db.read as unknown as Querier);
+    return await fn(handle.db.read);
   } finally {
     env.deps.tenancy.release(handle);
   }

@@ -5,7 +5,6 @@
 // item's latest word on where it is.
 import { test, expect, describe, beforeAll, afterAll } from "bun:test";
 import { desc, eq, sql } from "drizzle-orm";
-import type { InValue } from "@libsql/client";
 import { createTestEnv, MutableClock, type TestEnv } from "../../../test/harness.ts";
 import type { Querier, RequestCtx } from "../../platform/http/context.ts";
 import type { TenantHandle } from "../../platform/tenancy/tenancy.ts";
@@ -568,8 +567,8 @@ describe("every step of an item's story is a movement", () => {
 describe("query plans", () => {
   async function plan(handle: TenantHandle, query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
     const { sql: text, params } = query.toSQL();
-    const rs = await handle.db.readClient.execute({ sql: `EXPLAIN QUERY PLAN ${text}`, args: params as InValue[] });
-    return rs.rows.map((r) => String(r.detail));
+    const rows = await handle.db.rawRead(`EXPLAIN QUERY PLAN ${text}`, params);
+    return rows.map((r) => String(r.detail));
   }
   const single: Array<[string, Partial<ListMovementsQuery>]> = [
     ["none", {}],

@@ -1,7 +1,7 @@
 // The register reads: the exact overview, the owned and loaned lists, and ranked
 // search. Every count is exact and read in one snapshot with what it describes.
 import { and, count, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { db, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { db, readSnapshot, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { items } from "../items/items.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
@@ -94,18 +94,11 @@ export function summaryQueries(q: Querier, nowIso: string) {
  * asOf is the request's server time, the instant overdue is measured against.
  */
 export async function getSummary(ctx: RequestCtx): Promise<Summary> {
-  let lc: Array<{ k: string; n: number }>;
-  let av: Array<{ k: string; n: number }>;
-  let od: Array<{ n: number }>;
-  if (ctx.tx) {
-    const s = summaryQueries(ctx.tx as unknown as Querier, ctx.nowIso);
-    [lc, av, od] = [await s.byLifecycle, await s.byAvailability, await s.overdue];
-  } else {
-    const r = ctx.tenant.db.read;
-    const s = summaryQueries(r as unknown as Querier, ctx.nowIso);
-    // One batch is one read transaction: the counts agree with each other.
-    [lc, av, od] = await r.batch([s.byLifecycle as never, s.byAvailability as never, s.overdue as never]);
-  }
+  // One snapshot: the counts agree with each other.
+  const [lc, av, od] = await readSnapshot(ctx, (q) => {
+    const s = summaryQueries(q, ctx.nowIso);
+    return [s.byLifecycle, s.byAvailability, s.overdue] as const;
+  });
   const byLifecycle = tally(LIFECYCLES, lc);
   const byAvailability = tally(AVAILABILITIES, av);
   return {

@@ -3,7 +3,6 @@
 // totals, reads exact overview counts, and searches by rank.
 import { test, expect, describe, beforeAll, afterAll } from "bun:test";
 import { desc, sql } from "drizzle-orm";
-import type { InValue } from "@libsql/client";
 import { createTestEnv, MutableClock, type TestEnv } from "../../../test/harness.ts";
 import type { Querier } from "../../platform/http/context.ts";
 import type { TenantHandle } from "../../platform/tenancy/tenancy.ts";
@@ -428,8 +427,8 @@ describe("query plans", () => {
   const plans: Record<string, string[]> = {};
   async function plan(handle: TenantHandle, query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
     const { sql: text, params } = query.toSQL();
-    const rs = await handle.db.readClient.execute({ sql: `EXPLAIN QUERY PLAN ${text}`, args: params as InValue[] });
-    return rs.rows.map((r) => String(r.detail));
+    const rows = await handle.db.rawRead(`EXPLAIN QUERY PLAN ${text}`, params);
+    return rows.map((r) => String(r.detail));
   }
 
   const single: Array<[string, Partial<RegisterListQuery>]> = [

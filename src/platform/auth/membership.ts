@@ -1,6 +1,6 @@
 // Partner access: the registry must list the partner and the partner's database
 // must hold an active membership for the caller. Both failures are the same 403.
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { AppError } from "../errors/app-error.ts";
 import type { Deps } from "../../deps.ts";
 import type { Querier } from "../http/context.ts";
@@ -50,19 +50,22 @@ function generation(tenant: TenantHandle): number {
 }
 
 /**
- * The partner's capability configuration, memoised on the open handle. A load that
- * overlapped a change (the generation moved on meanwhile) is used once but not kept,
- * so a revoked capability can never be cached past its change.
+ * The partner's capability configuration, memoised on the open handle. On a local
+ * file the memo is also keyed by the database's data version, so a change committed
+ * by any connection (another process too) is seen at once. A load that overlapped
+ * an in-process change (the generation moved on meanwhile) is used once but not
+ * kept, so a revoked capability can never be cached past its change.
  */
 export async function capabilityConfig(tenant: TenantHandle): Promise<CapabilityConfig> {
-  const cached = tenant.memo.get(CONFIG_MEMO) as CapabilityConfig | undefined;
-  if (cached) return cached;
+  const version = tenant.db.dataVersion();
+  const cached = tenant.memo.get(CONFIG_MEMO) as { cfg: CapabilityConfig; version: string | undefined } | undefined;
+  if (cached && cached.version === version) return cached.cfg;
   const gen = generation(tenant);
   const r = tenant.db.read;
-  // One batch: settings and grants from one snapshot.
-  const [settings, grants] = await r.batch([r.select().from(capabilitySettings), r.select().from(capabilityGrants)]);
+  // Settings and grants from one snapshot.
+  const [settings, grants] = await tenant.db.snapshot([r.select().from(capabilitySettings), r.select().from(capabilityGrants)]);
   const cfg = toCapabilityConfig(settings, grants);
-  if (generation(tenant) === gen) tenant.memo.set(CONFIG_MEMO, cfg);
+  if (generation(tenant) === gen) tenant.memo.set(CONFIG_MEMO, { cfg, version });
   return cfg;
 }
 
@@ -72,30 +75,39 @@ export function forgetCapabilityConfig(tenant: TenantHandle): void {
   tenant.memo.delete(CONFIG_MEMO);
 }
 
-/** The per-request membership read, built once per open partner database. */
-function memberLookup(tenant: TenantHandle) {
-  const key = "memberLookup";
-  let q = tenant.memo.get(key) as ReturnType<typeof buildMemberLookup> | undefined;
-  if (!q) {
-    q = buildMemberLookup(tenant);
-    tenant.memo.set(key, q);
-  }
-  return q;
-}
+type MemberRow = { id: string; role: Role; status: string };
+const MEMBERS_MEMO = "members";
+const MEMBERS_MEMO_MAX = 10_000;
 
-function buildMemberLookup(tenant: TenantHandle) {
-  return tenant.db.read
-    .select({ id: memberships.id, role: memberships.role, status: memberships.status })
-    .from(memberships)
-    .where(eq(memberships.userId, sql.placeholder("userId")))
-    .prepare();
+/**
+ * The caller's membership row. Where the database reports a data version it is
+ * memoised per user until anything commits; a remote database is asked every time.
+ */
+async function memberOf(tenant: TenantHandle, userId: string): Promise<MemberRow | undefined> {
+  const version = tenant.db.dataVersion();
+  let memo = tenant.memo.get(MEMBERS_MEMO) as { version: string; rows: Map<string, MemberRow | undefined> } | undefined;
+  if (version !== undefined && memo?.version === version && memo.rows.has(userId)) return memo.rows.get(userId);
+  const row = (
+    await tenant.db.read
+      .select({ id: memberships.id, role: memberships.role, status: memberships.status })
+      .from(memberships)
+      .where(eq(memberships.userId, userId))
+  )[0] as MemberRow | undefined;
+  if (version !== undefined) {
+    if (memo?.version !== version || memo.rows.size >= MEMBERS_MEMO_MAX) {
+      memo = { version, rows: new Map() };
+      tenant.memo.set(MEMBERS_MEMO, memo);
+    }
+    memo.rows.set(userId, row);
+  }
+  return row;
 }
 
 export async function resolveMember(deps: Deps, partnerId: string, userId: string, now: Date): Promise<ResolvedMember> {
   if (!(await deps.tenancy.partnerExists(partnerId))) throw new AppError("partner_access_denied", "no access to this partner");
   const tenant = await deps.tenancy.acquire(partnerId);
   try {
-    const m = (await memberLookup(tenant).execute({ userId }))[0];
+    const m = await memberOf(tenant, userId);
     if (!m || m.status !== "active") throw new AppError("partner_access_denied", "no access to this partner");
     const cfg = await capabilityConfig(tenant);
     return {

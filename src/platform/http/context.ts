@@ -1,12 +1,11 @@
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import type { ResultSet } from "@libsql/client";
+import type { Querier as DbQuerier, SnapshotQuery } from "../db/database.ts";
 import type { Claims } from "../auth/token.ts";
 import type { Capability, Role } from "../auth/capabilities.ts";
 import type { TenantHandle, TenantSchema, TenantTx } from "../tenancy/tenancy.ts";
 import type { Deps } from "../../deps.ts";
 
 /** Anything a service can query: the partner's reader or the open write transaction. */
-export type Querier = BaseSQLiteDatabase<"async", ResultSet, TenantSchema>;
+export type Querier = DbQuerier<TenantSchema>;
 
 /** What a service function receives: who acts, where, and how to reach the data. */
 export interface RequestCtx {
@@ -35,7 +34,22 @@ export function newRecordMeta(ctx: RequestCtx) {
 
 /** Reads see the open transaction's own writes, else committed data only. */
 export function db(ctx: RequestCtx): Querier {
-  return (ctx.tx ?? ctx.tenant.db.read) as unknown as Querier;
+  return ctx.tx ?? ctx.tenant.db.read;
+}
+
+/**
+ * Reads that must agree (a page and its total, a record and its history) from one
+ * snapshot: the open transaction when there is one, else one read transaction.
+ * `build` receives the querier to build the queries on.
+ */
+export async function readSnapshot<const T extends readonly unknown[]>(
+  ctx: Pick<RequestCtx, "tx" | "tenant">,
+  build: (q: Querier) => { [K in keyof T]: SnapshotQuery<T[K]> },
+): Promise<T> {
+  if (!ctx.tx) return ctx.tenant.db.snapshot<T>(build(ctx.tenant.db.read));
+  const out: unknown[] = [];
+  for (const q of build(ctx.tx) as unknown as ReadonlyArray<SnapshotQuery<unknown>>) out.push(await ("memo" in q && "query" in q ? q.query : q));
+  return out as unknown as T;
 }
 
 /**
@@ -43,8 +57,8 @@ export function db(ctx: RequestCtx): Querier {
  * Idempotency records, audit and outbox rows are written with the same `tx`.
  */
 export async function withTx<T>(ctx: RequestCtx, fn: (tx: Querier) => Promise<T>): Promise<T> {
-  if (ctx.tx) return fn(ctx.tx as unknown as Querier);
-  return inOwnTx(ctx, (tx) => fn(tx as unknown as Querier));
+  if (ctx.tx) return fn(ctx.tx);
+  return inOwnTx(ctx, fn);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { canonicalJson } from "../idempotency/idempotency.ts";
-import type { Querier, RequestCtx } from "../http/context.ts";
+import { readSnapshot, type Querier, type RequestCtx } from "../http/context.ts";
+import { queryKey } from "../db/database.ts";
 
 export const MAX_LIMIT = 200;
 export const DEFAULT_LIMIT = 50;
@@ -146,9 +147,9 @@ export interface PageRequest<Row> {
    * Builds the page query: `where` already holds the filters and keyset predicate;
    * the builder adds select/from/joins and must apply where, orderBy and limit given.
    */
-  page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) => SQLWrapper & PromiseLike<Row[]>;
+  page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) => PromiseLike<Row[]>;
   /** Builds the count query with the filters only. */
-  count: (q: Querier, where: SQL | undefined) => SQLWrapper & PromiseLike<Array<{ n: number }>>;
+  count: (q: Querier, where: SQL | undefined) => PromiseLike<Array<{ n: number }>>;
   where?: SQL;
   /** Row → timestamp/id used for the next cursor. */
   position: (row: Row) => CursorPayload;
@@ -160,26 +161,15 @@ export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>,
   const keyset = pos ? sql`(${req.orderTs}, ${req.orderId}) < (${pos.t}, ${pos.i})` : undefined;
   const pageWhere = and(req.where, keyset);
   const orderBy = [desc(req.orderTs), desc(req.orderId)];
-  let rows: Row[];
-  let total: number;
-  let asOf: string;
-  if (ctx.tx) {
-    const q = ctx.tx as unknown as Querier;
-    rows = await req.page(q, pageWhere, orderBy, req.limit + 1);
-    total = Number((await req.count(q, req.where))[0]?.n ?? 0);
-    asOf = ctx.deps.clock.now().toISOString();
-  } else {
-    const q = ctx.tenant.db.read;
-    // One batch is one read transaction: page, count and clock come from one snapshot.
-    const [pageRows, countRows, clock] = await q.batch([
-      req.page(q as unknown as Querier, pageWhere, orderBy, req.limit + 1) as never,
-      req.count(q as unknown as Querier, req.where) as never,
-      q.get<{ now: string }>(sql`SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS now`) as never,
-    ]);
-    rows = pageRows as Row[];
-    total = Number((countRows as Array<{ n: number }>)[0]?.n ?? 0);
-    asOf = (clock as { now: string } | undefined)?.now ?? ctx.deps.clock.now().toISOString();
-  }
+  // Page, exact total and asOf from one snapshot. The total is memoised by its exact
+  // query while the partner's database is unchanged (see SqlDatabase.snapshot).
+  let [rows, counted] = await readSnapshot(ctx, (q) => {
+    const countQuery = req.count(q, req.where);
+    const key = ctx.tx ? undefined : queryKey(countQuery);
+    return [req.page(q, pageWhere, orderBy, req.limit + 1), key ? { memo: `count\u0000${key}`, query: countQuery } : countQuery] as const;
+  });
+  const total = Number(counted[0]?.n ?? 0);
+  const asOf = ctx.deps.clock.now().toISOString();
   const more = rows.length > req.limit;
   if (more) rows = rows.slice(0, req.limit);
   const last = rows[rows.length - 1];

@@ -2,28 +2,27 @@
 // creates a file), cached in an LRU of open clients, written under one in-process
 // lock per partner.
 import { eq, and } from "drizzle-orm";
-import { LibsqlError } from "@libsql/client";
 import { existsSync, mkdirSync } from "node:fs";
 import * as tenantSchema from "../../db/tenant-schema.ts";
 import * as registrySchema from "../../db/registry-schema.ts";
 import { partners, userPartners } from "./registry.tables.ts";
-import { openDbPair, migrateIfBehind, type DbPair } from "./tenant-db.ts";
+import { openDatabase } from "../db/open.ts";
+import type { Querier, SqlDatabase } from "../db/database.ts";
 import { KeyedMutex } from "./write-lock.ts";
 import { join } from "node:path";
 
 export type TenantSchema = typeof tenantSchema;
 export type RegistrySchema = typeof registrySchema;
-export type TenantDbPair = DbPair<TenantSchema>;
-export type TenantDb = TenantDbPair["read"];
-/** The Drizzle transaction handed to withTx callbacks. */
-export type TenantTx = Parameters<Parameters<TenantDb["transaction"]>[0]>[0];
+export type TenantDatabase = SqlDatabase<TenantSchema>;
+/** The open write transaction handed to withTx callbacks. */
+export type TenantTx = Querier<TenantSchema>;
 
 export const PARTNER_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const REGISTRY_LOCK = "\u0000registry";
 
 export interface TenantHandle {
   partnerId: string;
-  db: TenantDbPair;
+  db: TenantDatabase;
   inFlight: number;
   /** Per-partner derived state (e.g. capability configuration), dropped with the handle. */
   memo: Map<string, unknown>;
@@ -41,7 +40,7 @@ export interface TenancyOptions {
 export class Tenancy {
   readonly locks = new KeyedMutex();
   #opts: TenancyOptions;
-  #registry: DbPair<RegistrySchema> | undefined;
+  #registry: SqlDatabase<RegistrySchema> | undefined;
   #cache = new Map<string, TenantHandle>();
   #opening = new Map<string, Promise<TenantHandle>>();
   /** Acquirers waiting on an open: the fresh handle must not be evicted before they pin it. */
@@ -57,12 +56,12 @@ export class Tenancy {
     // The registry is a local file even when partner databases are remote (config
     // does not create TENANTS_DIR for a libsql:// template).
     mkdirSync(this.#opts.tenantsDir, { recursive: true });
-    const pair = await openDbPair(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, registrySchema);
-    await this.locks.run(REGISTRY_LOCK, () => migrateIfBehind(pair, "registry"));
-    this.#registry = pair;
+    const registry = openDatabase(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, registrySchema);
+    await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
+    this.#registry = registry;
   }
 
-  get registry(): DbPair<RegistrySchema> {
+  get registry(): SqlDatabase<RegistrySchema> {
     if (!this.#registry) throw new Error("tenancy not initialised");
     return this.#registry;
   }
@@ -86,30 +85,33 @@ export class Tenancy {
   /** Creates (for local files), migrates and registers a partner; idempotent. */
   async provision(partnerId: string, name: string, now: string): Promise<{ id: string; name: string; created: boolean }> {
     if (!PARTNER_ID_RE.test(partnerId)) throw new Error(`invalid partnerId ${JSON.stringify(partnerId)}`);
-    const pair = await openDbPair(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
     try {
-      await this.locks.run(partnerId, () => migrateIfBehind(pair, "tenant"));
+      await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
-      pair.close();
+      db.close();
     }
-    return this.locks.run(REGISTRY_LOCK, async () => {
-      const existing = await this.registry.write.select().from(partners).where(eq(partners.id, partnerId));
-      if (existing[0]) return { id: partnerId, name: existing[0].name, created: false };
-      await this.registry.write.insert(partners).values({ id: partnerId, name, createdAt: now });
-      this.#knownPartners.add(partnerId);
-      return { id: partnerId, name, created: true };
-    });
+    const outcome = await this.locks.run(REGISTRY_LOCK, () =>
+      this.registry.transaction(async (tx) => {
+        const existing = await tx.select().from(partners).where(eq(partners.id, partnerId));
+        if (existing[0]) return { id: partnerId, name: existing[0].name, created: false };
+        await tx.insert(partners).values({ id: partnerId, name, createdAt: now });
+        return { id: partnerId, name, created: true };
+      }),
+    );
+    this.#knownPartners.add(partnerId);
+    return outcome;
   }
 
   /** Applies pending migrations; true when any were applied. */
   async migrate(partnerId: string): Promise<boolean> {
     if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
     // A direct connection rather than the cache: opening through the cache migrates already.
-    const pair = await openDbPair(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
     try {
-      return await this.locks.run(partnerId, () => migrateIfBehind(pair, "tenant"));
+      return await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
-      pair.close();
+      db.close();
     }
   }
 
@@ -157,8 +159,13 @@ export class Tenancy {
     if (url.startsWith("file:") && !existsSync(url.slice("file:".length))) {
       throw new Error(`database file of partner ${partnerId} is missing`);
     }
-    const db = await openDbPair(url, tenantSchema, this.#opts.authToken);
-    await this.locks.run(partnerId, () => migrateIfBehind(db, "tenant"));
+    const db = openDatabase(url, tenantSchema, this.#opts.authToken);
+    try {
+      await this.locks.run(partnerId, () => db.migrate("tenant"));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     const handle: TenantHandle = { partnerId, db, inFlight: 0, memo: new Map() };
     this.#cache.set(partnerId, handle);
     return handle;
@@ -182,15 +189,7 @@ export class Tenancy {
   async writeTx<T>(handle: TenantHandle, fn: (tx: TenantTx) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
     return this.locks.run(
       handle.partnerId,
-      async () => {
-        try {
-          return await handle.db.write.transaction(fn);
-        } catch (err) {
-          // A database error can make the pool drop and replace its connection; re-apply pragmas.
-          if (err instanceof LibsqlError) await handle.db.reconfigure().catch(() => {});
-          throw err;
-        }
-      },
+      () => handle.db.transaction(fn),
       lockTimeoutMs ?? this.#opts.lockTimeoutMs,
     );
   }
@@ -206,12 +205,14 @@ export class Tenancy {
   }
 
   async indexMembership(userId: string, partnerId: string, role: string, status: string, now: string): Promise<void> {
-    await this.locks.run(REGISTRY_LOCK, async () => {
-      await this.registry.write
-        .insert(userPartners)
-        .values({ userId, partnerId, role, status, updatedAt: now })
-        .onConflictDoUpdate({ target: [userPartners.userId, userPartners.partnerId], set: { role, status, updatedAt: now } });
-    });
+    await this.locks.run(REGISTRY_LOCK, () =>
+      this.registry.transaction(async (tx) => {
+        await tx
+          .insert(userPartners)
+          .values({ userId, partnerId, role, status, updatedAt: now })
+          .onConflictDoUpdate({ target: [userPartners.userId, userPartners.partnerId], set: { role, status, updatedAt: now } });
+      }),
+    );
   }
 
   close(): void {

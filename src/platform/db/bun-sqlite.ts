@@ -1,0 +1,260 @@
+// Local database files on Bun's SQLite. Two connections per file: a writer (WAL,
+// synchronous=NORMAL, foreign keys, busy timeout) used only inside transaction()
+// under the caller's write lock, and a query_only reader, so a read never sees
+// uncommitted rows. Statements are prepared once per connection and reused.
+//
+// bun:sqlite runs every statement synchronously, which is what makes the read
+// snapshot cheap and exact: BEGIN, the queries and COMMIT on the reader happen in
+// one turn of the event loop, so no other request can interleave on it.
+import { Database, type Statement } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync } from "node:fs";
+import {
+  isMemoised,
+  type MigrationSet,
+  type Querier,
+  type SnapshotQuery,
+  type SqlDatabase,
+} from "./database.ts";
+import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
+
+export const BUSY_TIMEOUT_MS = 5000;
+/** Distinct statements kept prepared per connection (IN lists of many lengths make more). */
+const STATEMENT_CACHE_SIZE = 512;
+/** Memoised snapshot results kept per database (exact totals of lists). */
+const MEMO_SIZE = 1024;
+
+const WRITER_PRAGMAS = [
+  "PRAGMA journal_mode=WAL",
+  "PRAGMA synchronous=NORMAL",
+  `PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`,
+  "PRAGMA foreign_keys=ON",
+];
+const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
+
+type Param = string | number | bigint | boolean | null | Uint8Array;
+
+/**
+ * A statement as Drizzle's bun-sqlite session uses it (run/all/values), with run()
+ * reporting `rowsAffected` like libSQL does. If the cache dropped (and finalized)
+ * the underlying statement, the next use prepares it again.
+ */
+class CachedStatement {
+  stmt: Statement | undefined;
+  constructor(
+    readonly cache: StatementCache,
+    readonly sql: string,
+  ) {}
+  #live(): Statement {
+    return this.stmt ?? this.cache.revive(this);
+  }
+  run(...params: Param[]) {
+    const r = this.#live().run(...params);
+    return { rowsAffected: r.changes, lastInsertRowid: r.lastInsertRowid };
+  }
+  all(...params: Param[]) {
+    return this.#live().all(...params);
+  }
+  get(...params: Param[]) {
+    return this.#live().get(...params);
+  }
+  values(...params: Param[]) {
+    return this.#live().values(...params);
+  }
+}
+
+/** LRU of prepared statements by SQL text, presented to Drizzle as its client. */
+class StatementCache {
+  #byText = new Map<string, CachedStatement>();
+  constructor(readonly conn: Database) {}
+
+  prepare(sql: string): CachedStatement {
+    const hit = this.#byText.get(sql);
+    if (hit?.stmt) return hit;
+    const entry = hit ?? new CachedStatement(this, sql);
+    this.revive(entry);
+    return entry;
+  }
+
+  revive(entry: CachedStatement): Statement {
+    entry.stmt = this.conn.prepare(entry.sql);
+    this.#byText.set(entry.sql, entry);
+    if (this.#byText.size > STATEMENT_CACHE_SIZE) {
+      // Map order is insertion order: the first entry is the least recently prepared.
+      const [text, old] = this.#byText.entries().next().value as [string, CachedStatement];
+      this.#byText.delete(text);
+      old.stmt?.finalize();
+      old.stmt = undefined;
+    }
+    return entry.stmt;
+  }
+
+  exec(sql: string): void {
+    this.conn.run(sql);
+  }
+
+  /** Drizzle's own transaction() would commit before an async callback finished. */
+  transaction(): never {
+    throw new Error("use SqlDatabase.transaction(), not Drizzle's, on bun:sqlite");
+  }
+
+  get size(): number {
+    return this.#byText.size;
+  }
+}
+
+function filePath(url: string): string {
+  const path = url.slice("file:".length);
+  const q = path.indexOf("?");
+  return q >= 0 ? path.slice(0, q) : path;
+}
+
+function connect(path: string, pragmas: string[]): Database {
+  const conn = new Database(path, { create: true, readwrite: true });
+  for (const p of pragmas) conn.run(p);
+  return conn;
+}
+
+export class BunSqliteDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
+  readonly driver = "bun:sqlite" as const;
+  readonly read: Querier<S>;
+  readonly #writer: Database;
+  readonly #reader: Database;
+  readonly #writerCache: StatementCache;
+  readonly #readerCache: StatementCache;
+  readonly #write: Querier<S>;
+  /** Tells this connection's data versions apart from an earlier open of the same file. */
+  readonly #epoch = randomBytes(6).toString("base64url");
+  readonly #memo = new Map<string, { version: number; value: unknown }>();
+  #closed = false;
+
+  constructor(
+    readonly url: string,
+    readonly schema: S,
+  ) {
+    const path = filePath(url);
+    const fresh = !existsSync(path);
+    this.#writer = connect(path, WRITER_PRAGMAS);
+    // Partner data is readable by the service user only.
+    if (fresh) for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+    this.#reader = connect(path, READER_PRAGMAS);
+    this.#writerCache = new StatementCache(this.#writer);
+    this.#readerCache = new StatementCache(this.#reader);
+    this.#write = drizzle(this.#writerCache as unknown as Database, { schema }) as unknown as Querier<S>;
+    this.read = drizzle(this.#readerCache as unknown as Database, { schema }) as unknown as Querier<S>;
+  }
+
+  async transaction<T>(fn: (tx: Querier<S>) => Promise<T>): Promise<T> {
+    const w = this.#writerCache;
+    w.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const result = await fn(this.#write);
+      w.prepare("COMMIT").run();
+      return result;
+    } catch (err) {
+      // A failed COMMIT leaves the transaction open too; either way nothing is kept.
+      if (this.#writer.inTransaction) w.prepare("ROLLBACK").run();
+      throw err;
+    }
+  }
+
+  dataVersion(): string {
+    return `${this.#epoch}.${this.#version()}`;
+  }
+
+  #version(): number {
+    return (this.#readerCache.prepare("PRAGMA data_version").values()[0]![0] as number) ?? 0;
+  }
+
+  async snapshot<const T extends readonly unknown[]>(queries: { [K in keyof T]: SnapshotQuery<T[K]> }): Promise<T> {
+    const r = this.#readerCache;
+    const list = queries as unknown as ReadonlyArray<SnapshotQuery<unknown>>;
+    const out: Array<Promise<unknown> | { value: unknown }> = new Array(list.length);
+    r.prepare("BEGIN").run();
+    try {
+      // Plain queries first: the first read fixes the snapshot, and the data
+      // version read after it is the one the snapshot sees.
+      for (let i = 0; i < list.length; i++) if (!isMemoised(list[i]!)) out[i] = runNow(list[i] as PromiseLike<unknown>);
+      let version: number | undefined;
+      for (let i = 0; i < list.length; i++) {
+        const q = list[i]!;
+        if (!isMemoised(q)) continue;
+        version ??= this.#version();
+        const hit = this.#memo.get(q.memo);
+        if (hit && hit.version === version) {
+          out[i] = { value: hit.value };
+          continue;
+        }
+        const p = runNow(q.query);
+        out[i] = p;
+        const v = version;
+        p.then(
+          (value) => this.#remember(q.memo, v, value),
+          () => {},
+        );
+      }
+    } finally {
+      r.prepare("COMMIT").run();
+    }
+    return (await Promise.all(out.map((o) => (o instanceof Promise ? o : o.value)))) as unknown as T;
+  }
+
+  #remember(key: string, version: number, value: unknown): void {
+    this.#memo.delete(key);
+    this.#memo.set(key, { version, value });
+    if (this.#memo.size > MEMO_SIZE) this.#memo.delete(this.#memo.keys().next().value as string);
+  }
+
+  async rawRead(sql: string, args: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+    const stmt = this.#reader.prepare(sql);
+    try {
+      return stmt.all(...(args as Param[])) as Array<Record<string, unknown>>;
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  async appliedMigrationMillis(): Promise<number> {
+    const w = this.#writerCache;
+    if (w.prepare(HAS_MIGRATIONS_TABLE_SQL).all().length === 0) return 0;
+    const row = w.prepare(APPLIED_MIGRATIONS_SQL).get() as { m: number | null } | null;
+    return Number(row?.m ?? 0);
+  }
+
+  async migrate(set: MigrationSet): Promise<boolean> {
+    if ((await this.appliedMigrationMillis()) >= latestMigrationMillis(set)) return false;
+    // An uncached Drizzle instance: migration DDL is run once and must not fill the cache.
+    migrate(drizzle(this.#writer), { migrationsFolder: migrationsFolder(set) });
+    return true;
+  }
+
+  /** Prepared statements held (tests and benchmarks). */
+  get preparedStatements(): number {
+    return this.#writerCache.size + this.#readerCache.size;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    // close(true) finalizes every statement and releases the file at once.
+    for (const c of [this.#reader, this.#writer]) {
+      try {
+        c.close(true);
+      } catch {
+        c.close(false);
+      }
+    }
+  }
+}
+
+/**
+ * Starts a Drizzle query now. On bun:sqlite the statement runs synchronously inside
+ * execute(), so by the time this returns the rows are read.
+ */
+function runNow(q: PromiseLike<unknown>): Promise<unknown> {
+  const exec = (q as { execute?: () => Promise<unknown> }).execute;
+  if (typeof exec !== "function") throw new TypeError("snapshot() takes Drizzle queries built on the reader");
+  return exec.call(q);
+}
