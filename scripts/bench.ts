@@ -137,7 +137,7 @@ async function seed(): Promise<ItemsSetup> {
 
 // ---- scenarios ---------------------------------------------------------------
 
-type ServerMode = "hello" | "app" | "raw";
+type ServerMode = "hello" | "app" | "raw" | "bun";
 /** Share of all CPUs other processes may take before a measurement is repeated. */
 const NOISY = 0.1;
 interface Scenario {
@@ -148,8 +148,13 @@ interface Scenario {
   path: string;
   /** Per-request path, headers and body for writes (unique keys and names). */
   vary?: () => AutocannonRequest;
-  /** Key of the raw-SQL reference this scenario is compared with. */
+  /** Keys of the bare references (bun:sqlite, @libsql/client) this scenario is compared with. */
+  bunOf?: string;
   rawOf?: string;
+  /** Extra request headers (If-None-Match for the revalidation scenario). */
+  headers?: Record<string, string>;
+  /** A non-2xx status that is this scenario's success. */
+  expectStatus?: number;
   skip?: string;
 }
 
@@ -188,8 +193,15 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
     { key: "hello", label: "Reference: bare `Bun.serve` hello world", server: "hello", method: "GET", path: "/" },
     { key: "healthz", label: "`GET /healthz`", server: "app", method: "GET", path: "/healthz" },
     {
+      key: "bun-list",
+      label: "Reference: bare bun:sqlite saved-views page + count",
+      server: "bun",
+      method: "GET",
+      path: `/raw/saved-views?partnerId=${LIST_PARTNER}&limit=50`,
+    },
+    {
       key: "raw-list",
-      label: "Reference: raw SQL saved-views page + count",
+      label: "Reference: bare libSQL saved-views page + count",
       server: "raw",
       method: "GET",
       path: `/raw/saved-views?partnerId=${LIST_PARTNER}&limit=50`,
@@ -200,11 +212,20 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
       server: "app",
       method: "GET",
       path: `/api/assets/saved-views?partnerId=${LIST_PARTNER}&limit=50`,
+      bunOf: "bun-list",
       rawOf: "raw-list",
     },
     {
+      key: "bun-owned",
+      label: "Reference: bare bun:sqlite owned-items page + count",
+      server: "bun",
+      method: "GET",
+      path: `/raw/owned?partnerId=${LIST_PARTNER}&limit=50`,
+      skip: ownedSkip,
+    },
+    {
       key: "raw-owned",
-      label: "Reference: raw SQL owned-items page + count",
+      label: "Reference: bare libSQL owned-items page + count",
       server: "raw",
       method: "GET",
       path: `/raw/owned?partnerId=${LIST_PARTNER}&limit=50`,
@@ -216,12 +237,31 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
       server: "app",
       method: "GET",
       path: `/api/assets/owned?partnerId=${LIST_PARTNER}&limit=50`,
+      bunOf: "bun-owned",
       rawOf: "raw-owned",
       skip: ownedSkip,
     },
     {
+      key: "owned-304",
+      label: `\`GET /api/assets/owned\` revalidated: If-None-Match answered 304`,
+      server: "app",
+      method: "GET",
+      path: `/api/assets/owned?partnerId=${LIST_PARTNER}&limit=50`,
+      headers: { "if-none-match": "(filled in by the probe)" },
+      expectStatus: 304,
+      skip: ownedSkip,
+    },
+    {
+      key: "bun-write",
+      label: `Reference: bare bun:sqlite key lookup + name lookup + insert view + idempotency key, ${spread}`,
+      server: "bun",
+      method: "POST",
+      path: "/raw/saved-views",
+      vary: viewWrite("/raw/saved-views"),
+    },
+    {
       key: "raw-write",
-      label: `Reference: raw SQL key lookup + name lookup + insert view + idempotency key, ${spread}`,
+      label: `Reference: bare libSQL key lookup + name lookup + insert view + idempotency key, ${spread}`,
       server: "raw",
       method: "POST",
       path: "/raw/saved-views",
@@ -234,11 +274,21 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
       method: "POST",
       path: "/api/assets/saved-views",
       vary: viewWrite("/api/assets/saved-views"),
+      bunOf: "bun-write",
       rawOf: "raw-write",
     },
     {
+      key: "bun-create",
+      label: `Reference: bare bun:sqlite key lookup + location lookup + insert item, movement, outbox, item history, idempotency key, ${spread}`,
+      server: "bun",
+      method: "POST",
+      path: "/raw/assets",
+      vary: assetWrite("/raw/assets"),
+      skip: createSkip,
+    },
+    {
       key: "raw-create",
-      label: `Reference: raw SQL key lookup + location lookup + insert item, movement, outbox, item history, idempotency key, ${spread}`,
+      label: `Reference: bare libSQL key lookup + location lookup + insert item, movement, outbox, item history, idempotency key, ${spread}`,
       server: "raw",
       method: "POST",
       path: "/raw/assets",
@@ -252,6 +302,7 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
       method: "POST",
       path: "/api/assets/assets",
       vary: assetWrite("/api/assets/assets"),
+      bunOf: "bun-create",
       rawOf: "raw-create",
       skip: createSkip,
     },
@@ -260,10 +311,18 @@ function scenarios(token: string, items: ItemsSetup): Scenario[] {
 
 /** One request first, so a broken route is reported instead of measured. */
 async function probe(origin: string, s: Scenario, headers: Record<string, string>): Promise<string | undefined> {
+  if (s.expectStatus === 304) {
+    // The tag the client holds: the one a plain GET of the same URL answers with.
+    const tag = (await fetch(origin + s.path, { headers })).headers.get("etag");
+    if (!tag) return "the route sent no ETag";
+    headers["if-none-match"] = tag;
+  }
   const req = s.vary ? s.vary() : { method: s.method, path: s.path, headers };
   const res = await fetch(origin + (req.path ?? s.path), { method: req.method ?? s.method, headers: req.headers ?? headers, body: req.body });
   const text = await res.text();
-  if (res.status < 200 || res.status >= 300) return `answered ${res.status}: ${text.slice(0, 200)}`;
+  if (s.expectStatus !== undefined ? res.status !== s.expectStatus : res.status < 200 || res.status >= 300) {
+    return `answered ${res.status}: ${text.slice(0, 200)}`;
+  }
   // Lists: show what the page really covers, so a mis-seeded partner is visible.
   const page = s.method === "GET" && text.startsWith("{") ? (JSON.parse(text) as { total?: unknown; items?: unknown[] }) : undefined;
   if (typeof page?.total === "number") log(`${s.key}: probe returned ${page.items?.length ?? 0} items of total ${page.total}`);
@@ -279,14 +338,14 @@ async function measure(list: Scenario[], servers: Record<ServerMode, ServerChild
       continue;
     }
     const origin = servers[s.server].origin;
-    const headers: Record<string, string> = s.server === "hello" ? {} : { authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = s.server === "hello" ? {} : { authorization: `Bearer ${token}`, ...s.headers };
     const broken = await probe(origin, s, headers);
     if (broken) {
       rows.set(s.key, { label: s.label, skipped: broken });
       log(`${s.key}: skipped: ${broken}`);
       continue;
     }
-    const spec = { origin, method: s.method, path: s.path, headers, vary: s.vary, connections: opts.connections };
+    const spec = { origin, method: s.method, path: s.path, headers, vary: s.vary, connections: opts.connections, expectStatus: s.expectStatus };
     if (opts.warmup > 0) await runLoad({ ...spec, duration: opts.warmup });
     let row: Row | undefined;
     // On a shared machine, a run disturbed by other processes is repeated; the least disturbed one counts.
@@ -312,6 +371,8 @@ async function measure(list: Scenario[], servers: Record<ServerMode, ServerChild
     if (hello) row.vsHello = row.result.rps / hello;
     const raw = s.rawOf ? rows.get(s.rawOf)?.result?.rps : undefined;
     if (raw) row.vsRaw = row.result.rps / raw;
+    const bare = s.bunOf ? rows.get(s.bunOf)?.result?.rps : undefined;
+    if (bare) row.vsBun = row.result.rps / bare;
   }
   return rows;
 }
@@ -323,8 +384,8 @@ async function churn(token: string) {
   children.push(server);
   const headers = { authorization: `Bearer ${token}` };
   const sample = async (requests: number): Promise<MemorySample> => {
-    const m = (await (await fetch(`${server.origin}/__bench/memory`)).json()) as { rss: number; heapUsed: number; openTenants: number };
-    return { requests, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20, openTenants: m.openTenants };
+    const m = (await (await fetch(`${server.origin}/__bench/memory`)).json()) as { rss: number; heapUsed: number; openTenants: number; openFds: number };
+    return { requests, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20, openTenants: m.openTenants, openFds: m.openFds };
   };
   // A first request to a partner the churn never touches, so the baseline includes the loaded app.
   await fetch(`${server.origin}/api/assets/saved-views?partnerId=${PARTNERS[1]}`, { headers }).then((r) => r.text());
@@ -368,7 +429,7 @@ try {
   const items = await seed();
   const token = await mintToken(SECRET, USER, { ttlSeconds: 3600 });
   const servers = {} as Record<ServerMode, ServerChild>;
-  for (const mode of ["hello", "app", "raw"] as const) {
+  for (const mode of ["hello", "app", "raw", "bun"] as const) {
     servers[mode] = await startServer(mode, benchEnv, USER);
     children.push(servers[mode]);
   }
@@ -380,10 +441,10 @@ try {
   const memory = opts.churn > 0 ? await timed(`churned through ${CHURN.length} partners`, () => churn(token)) : undefined;
 
   const notes = [
-    "API rows run the real app (`createApp`: token, partner and membership resolution, validation, idempotency, Drizzle, signed cursors). " +
-      "Raw rows do the same SQL work on the same files through `@libsql/client` with the same connection pragmas and no framework, auth, validation or ORM: " +
+    "API rows run the real app (`createApp`: token, partner and membership resolution, validation, idempotency, Drizzle, signed cursors, ETags). " +
+      "Reference rows do the same SQL work on the same files through bare `bun:sqlite` (statements cached) or bare `@libsql/client`, with the same connection pragmas and no framework, auth, validation or ORM: " +
       "the page and its count in one read transaction; for writes, one interactive write transaction per partner at a time with the idempotency-key lookup, " +
-      "the duplicate-name (views) or location (assets) lookup, then the inserts. Only the app's membership read is not mirrored.",
+      "the duplicate-name (views) or location (assets) lookup, then the inserts. Only the app's membership read is not mirrored. The references count on every request; the app serves a list's exact total from its memo while the partner's data version is unchanged (nothing is written during the read scenarios).",
     `Writes use a unique Idempotency-Key and name per request, spread ${opts.writePartners === 1 ? `on ${LIST_PARTNER}` : `round-robin across ${opts.writePartners} partners`}.`,
     "p50/p99 are over every response, measured per request in the load generator. The load generator shares the machine's CPUs with the server, so the hello-world figure is partly the generator's own limit.",
   ];

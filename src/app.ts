@@ -5,6 +5,7 @@ import { AppError, problemBody } from "./platform/errors/app-error.ts";
 import { LockTimeoutError } from "./platform/tenancy/write-lock.ts";
 import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
 import { API_VERSION } from "./platform/openapi/document.ts";
+import { CACHE_CONTROL_PRIVATE } from "./platform/http/conditional.ts";
 import type { Deps } from "./deps.ts";
 import { allRoutes } from "./routes.ts";
 
@@ -39,6 +40,9 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     await next();
     c.res.headers.set("API-Version", API_VERSION);
     c.res.headers.set("X-Request-Id", requestId);
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    // Per-caller data: shared caches must not keep it, private ones must revalidate.
+    if (c.req.header("authorization") !== undefined && !c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", CACHE_CONTROL_PRIVATE);
   });
   if (deps.config.corsOrigins.length > 0) {
     app.use(

@@ -1,5 +1,5 @@
 // Every test file gets its own TENANTS_DIR, deps and app; nothing is shared.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -9,11 +9,21 @@ import { createApp } from "../src/app.ts";
 import { mintToken, type MintOptions } from "../src/platform/auth/mint.ts";
 import { upsertMember } from "../src/platform/tenancy/members.ts";
 import type { Role } from "../src/platform/auth/capabilities.ts";
+import { startHranaServer, type HranaServer } from "./fakes/hrana-server.ts";
 
 export const TEST_SECRET = "test-secret-of-at-least-32-bytes-long!!";
 
+/**
+ * The driver the suites run on: `bun:sqlite` (local files, the default) or, with
+ * TEST_DB_DRIVER=libsql, @libsql/client against a loopback libSQL server
+ * (test/fakes/hrana-server.ts). `npm test` runs the driver-sensitive suites both ways.
+ */
+export const TEST_DB_DRIVER: "bun:sqlite" | "libsql" = process.env.TEST_DB_DRIVER === "libsql" ? "libsql" : "bun:sqlite";
+
 export interface TestEnv {
   dir: string;
+  /** The driver partner databases of this env run on. */
+  driver: "bun:sqlite" | "libsql";
   deps: Deps;
   app: ReturnType<typeof createApp>;
   provision(partnerId: string): Promise<void>;
@@ -51,6 +61,15 @@ export class MutableClock implements Clock {
 
 export async function createTestEnv(env: Record<string, string> = {}, overrides: Partial<Omit<Deps, "config">> = {}): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  let server: HranaServer | undefined;
+  const remote: Record<string, string> = {};
+  if (TEST_DB_DRIVER === "libsql" && env.TENANT_DB_URL === undefined) {
+    const authToken = randomBytes(16).toString("hex");
+    mkdirSync(join(dir, "libsql-server"));
+    server = startHranaServer({ dir: join(dir, "libsql-server"), authToken });
+    remote.TENANT_DB_URL = server.template;
+    remote.TENANT_DB_AUTH_TOKEN = authToken;
+  }
   const config = loadConfig({
     TENANTS_DIR: dir,
     DASHBOARD_JWT_SECRET: TEST_SECRET,
@@ -58,6 +77,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     JOBS: "off",
     RATE_LIMIT_PER_MINUTE: "0",
     LOG_LEVEL: "silent",
+    ...remote,
     ...env,
   });
   const deps = await createDeps(config, overrides);
@@ -65,6 +85,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
   let n = 0;
   const te: TestEnv = {
     dir,
+    driver: config.tenantDbUrlTemplate.startsWith("file:") ? "bun:sqlite" : "libsql",
     deps,
     app,
     async provision(partnerId) {
@@ -97,6 +118,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     },
     close() {
       deps.tenancy.close();
+      void server?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -16,6 +16,8 @@ export interface LoadSpec {
   connections: number;
   /** Seconds. */
   duration: number;
+  /** A non-2xx status that counts as success (304 for revalidations). */
+  expectStatus?: number;
 }
 
 export interface LoadResult {
@@ -71,7 +73,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     rps: result.duration > 0 ? count / result.duration : 0,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - (spec.expectStatus ? (statusCodes[String(spec.expectStatus)] ?? 0) : 0),
     errors: result.errors + result.timeouts,
     statusCodes,
   };

@@ -1,18 +1,29 @@
-// The raw-SQL reference: the same SQL work as the API routes on the same database
-// files, through the same driver (@libsql/client on local files) with the same
-// connection set-up (one single-connection writer with WAL, synchronous=NORMAL,
+// The raw-SQL references: the same SQL work as the API routes on the same database
+// files with the same connection set-up (one writer with WAL, synchronous=NORMAL,
 // busy timeout and foreign keys; one query_only reader), but no framework, auth,
-// validation, ORM, registry look-up or cursor signing. Its throughput is the
-// machine's limit for that work, so api/raw says what the stack costs.
-import { createClient, type Client, type InStatement, type Row } from "@libsql/client";
+// validation, ORM, registry look-up or cursor signing. Two drivers: bun:sqlite
+// (what the app uses for local files; its throughput is the machine's limit for
+// that work) and @libsql/client on the same files (what the app used before).
+import { createClient, type Client } from "@libsql/client";
+import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 
 const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
 const READER_PRAGMAS = ["PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
 
-interface RawDb {
-  read: Client;
-  write: Client;
+type Row = Record<string, unknown>;
+interface Stmt {
+  sql: string;
+  args: Array<string | number | null>;
+}
+
+/** The two things the reference routes need from a driver. */
+interface RawDriver {
+  /** Page and count in one read transaction. */
+  list(partnerId: string, page: Stmt, count: Stmt): Promise<{ rows: Row[]; total: number }>;
+  /** Reads then writes in one write transaction (BEGIN IMMEDIATE), one per partner at a time. */
+  write(partnerId: string, reads: Stmt[], writes: Stmt[]): Promise<void>;
+  close(): Promise<void>;
 }
 
 const LIST_VIEWS = "SELECT * FROM saved_views WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?";
@@ -48,6 +59,98 @@ async function configured(url: string, pragmas: string[]): Promise<Client> {
   const client = createClient({ url, concurrency: 1 });
   for (const p of pragmas) await client.execute(p);
   return client;
+}
+
+function libsqlDriver(urlFor: (partnerId: string) => string): RawDriver {
+  const dbs = new Map<string, Promise<{ read: Client; write: Client }>>();
+  const open = (partnerId: string) => {
+    let db = dbs.get(partnerId);
+    if (!db) {
+      const url = urlFor(partnerId);
+      db = Promise.all([configured(url, READER_PRAGMAS), configured(url, WRITER_PRAGMAS)]).then(([read, write]) => ({ read, write }));
+      dbs.set(partnerId, db);
+    }
+    return db;
+  };
+  return {
+    async list(partnerId, page, count) {
+      const db = await open(partnerId);
+      const [rows, total] = await db.read.batch([page, count], "deferred");
+      return { rows: rows!.rows as unknown as Row[], total: Number(total!.rows[0]!.n) };
+    },
+    async write(partnerId, reads, writes) {
+      const db = await open(partnerId);
+      // An interactive transaction, as any route that reads before it writes needs.
+      await serialised(partnerId, async () => {
+        const tx = await db.write.transaction("write");
+        try {
+          for (const r of reads) await tx.execute(r);
+          if (writes.length === 1) await tx.execute(writes[0]!);
+          else await tx.batch(writes);
+          await tx.commit();
+        } finally {
+          tx.close();
+        }
+      });
+    },
+    async close() {
+      for (const db of dbs.values()) {
+        const { read, write } = await db;
+        read.close();
+        write.close();
+      }
+    },
+  };
+}
+
+function bunDriver(urlFor: (partnerId: string) => string): RawDriver {
+  const dbs = new Map<string, { read: Database; write: Database }>();
+  const connect = (path: string, pragmas: string[]) => {
+    const db = new Database(path);
+    for (const p of pragmas) db.run(p);
+    return db;
+  };
+  const open = (partnerId: string) => {
+    let db = dbs.get(partnerId);
+    if (!db) {
+      const path = urlFor(partnerId).replace(/^file:/, "");
+      db = { write: connect(path, WRITER_PRAGMAS), read: connect(path, READER_PRAGMAS) };
+      dbs.set(partnerId, db);
+    }
+    return db;
+  };
+  return {
+    async list(partnerId, page, count) {
+      const { read } = open(partnerId);
+      // Statements cached by bun:sqlite's query(); BEGIN…COMMIT run in one turn of the event loop.
+      read.query("BEGIN").run();
+      try {
+        const rows = read.query(page.sql).all(...page.args) as Row[];
+        const total = Number((read.query(count.sql).get(...count.args) as { n: number }).n);
+        return { rows, total };
+      } finally {
+        read.query("COMMIT").run();
+      }
+    },
+    async write(partnerId, reads, writes) {
+      const { write } = open(partnerId);
+      write.query("BEGIN IMMEDIATE").run();
+      try {
+        for (const r of reads) write.query(r.sql).all(...r.args);
+        for (const w of writes) write.query(w.sql).run(...w.args);
+        write.query("COMMIT").run();
+      } catch (err) {
+        if (write.inTransaction) write.query("ROLLBACK").run();
+        throw err;
+      }
+    },
+    async close() {
+      for (const { read, write } of dbs.values()) {
+        read.close();
+        write.close();
+      }
+    },
+  };
 }
 
 function pageOf(rows: Row[], limit: number, toDto: (r: Row) => Record<string, unknown>) {
@@ -92,40 +195,23 @@ function itemDto(r: Row) {
   };
 }
 
-/** Bun.serve routes of the raw reference and a close(); urlFor maps a partner id to its database URL. */
-export function rawRoutes(urlFor: (partnerId: string) => string, userId: string) {
-  const dbs = new Map<string, Promise<RawDb>>();
-  const open = (partnerId: string): Promise<RawDb> => {
-    let db = dbs.get(partnerId);
-    if (!db) {
-      const url = urlFor(partnerId);
-      db = Promise.all([configured(url, READER_PRAGMAS), configured(url, WRITER_PRAGMAS)]).then(([read, write]) => ({ read, write }));
-      dbs.set(partnerId, db);
-    }
-    return db;
-  };
+/**
+ * Bun.serve routes of a raw reference and a close(); urlFor maps a partner id to its
+ * database URL, `driver` picks bun:sqlite or @libsql/client.
+ */
+export function rawRoutes(urlFor: (partnerId: string) => string, userId: string, driver: "bun" | "libsql") {
+  const db = driver === "bun" ? bunDriver(urlFor) : libsqlDriver(urlFor);
   const partnerOf = (url: URL) => url.searchParams.get("partnerId") ?? "";
   const limitOf = (url: URL) => Number(url.searchParams.get("limit") ?? 50);
 
-  /** Page and exact total in one read transaction, like the API's one-snapshot batch. */
   async function list(req: Request, page: string, count: string, args: Array<string | number>, toDto: (r: Row) => Record<string, unknown>) {
     const url = new URL(req.url);
     const limit = limitOf(url);
-    const db = await open(partnerOf(url));
-    const stmts: InStatement[] = [
-      { sql: page, args: [...args, limit + 1] },
-      { sql: count, args },
-    ];
-    const [rows, total] = await db.read.batch(stmts, "deferred");
-    return Response.json({
-      ...pageOf(rows!.rows, limit, toDto),
-      total: Number(total!.rows[0]!.n),
-      asOf: new Date().toISOString(),
-      filters: {},
-    });
+    const { rows, total } = await db.list(partnerOf(url), { sql: page, args: [...args, limit + 1] }, { sql: count, args });
+    return Response.json({ ...pageOf(rows, limit, toDto), total, asOf: new Date().toISOString(), filters: {} });
   }
 
-  function idempotencyRow(route: string, key: string, rawBody: string, body: unknown, now: string): InStatement {
+  function idempotencyRow(route: string, key: string, rawBody: string, body: unknown, now: string): Stmt {
     const fingerprint = createHash("sha256").update(rawBody).digest("hex");
     return { sql: INSERT_IDEMPOTENCY, args: [userId, route, key, fingerprint, JSON.stringify(body), "{}", now] };
   }
@@ -148,24 +234,21 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
           updatedAt: now,
           createdBy: userId,
         };
-        const db = await open(partnerOf(url));
         const key = req.headers.get("idempotency-key") ?? view.id;
-        // An interactive transaction, as any route that reads before it writes needs.
-        await serialised(partnerOf(url), async () => {
-        const tx = await db.write.transaction("write");
-        try {
-          await tx.execute({ sql: FIND_IDEMPOTENCY, args: [userId, "POST /saved-views", key] });
-          await tx.execute({ sql: FIND_VIEW_NAME, args: [userId, view.surface, view.name.toLowerCase()] });
-          await tx.execute({
-            sql: INSERT_VIEW,
-            args: [view.id, userId, view.surface, view.name, view.name.toLowerCase(), JSON.stringify(view.query), now, now, userId],
-          });
-          await tx.execute(idempotencyRow("POST /saved-views", key, rawBody, view, now));
-          await tx.commit();
-        } finally {
-          tx.close();
-        }
-        });
+        await db.write(
+          partnerOf(url),
+          [
+            { sql: FIND_IDEMPOTENCY, args: [userId, "POST /saved-views", key] },
+            { sql: FIND_VIEW_NAME, args: [userId, view.surface, view.name.toLowerCase()] },
+          ],
+          [
+            {
+              sql: INSERT_VIEW,
+              args: [view.id, userId, view.surface, view.name, view.name.toLowerCase(), JSON.stringify(view.query), now, now, userId],
+            },
+            idempotencyRow("POST /saved-views", key, rawBody, view, now),
+          ],
+        );
         return Response.json(view, { status: 201 });
       },
     },
@@ -200,14 +283,14 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
         const movementId = Bun.randomUUIDv7();
         const eventId = Bun.randomUUIDv7();
         const event = { id: eventId, type: "asset.created", partnerId, occurredAt: now, data: { itemId: item.id, movementId } };
-        const db = await open(partnerId);
         const key = req.headers.get("idempotency-key") ?? item.id;
-        await serialised(partnerId, async () => {
-        const tx = await db.write.transaction("write");
-        try {
-          await tx.execute({ sql: FIND_IDEMPOTENCY, args: [userId, "POST /assets", key] });
-          await tx.execute({ sql: FIND_LOCATION, args: [item.locationId] });
-          await tx.batch([
+        await db.write(
+          partnerId,
+          [
+            { sql: FIND_IDEMPOTENCY, args: [userId, "POST /assets", key] },
+            { sql: FIND_LOCATION, args: [item.locationId] },
+          ],
+          [
             {
               sql: INSERT_ITEM,
               args: [
@@ -222,22 +305,11 @@ export function rawRoutes(urlFor: (partnerId: string) => string, userId: string)
               args: [Bun.randomUUIDv7(), item.id, userId, now, JSON.stringify({ ownership: item.ownership, tracking: item.tracking, quantity: item.quantity })],
             },
             idempotencyRow("POST /assets", key, rawBody, item, now),
-          ]);
-          await tx.commit();
-        } finally {
-          tx.close();
-        }
-        });
+          ],
+        );
         return Response.json(item, { status: 201 });
       },
     },
   };
-  const close = async () => {
-    for (const db of dbs.values()) {
-      const { read, write } = await db;
-      read.close();
-      write.close();
-    }
-  };
-  return { routes, close };
+  return { routes, close: () => db.close() };
 }

@@ -8,6 +8,9 @@ export interface Row {
   result?: LoadResult;
   /** Why there is no result. */
   skipped?: string;
+  /** Throughput over the bare bun:sqlite route doing the same SQL work. */
+  vsBun?: number;
+  /** Throughput over the bare @libsql/client route doing the same SQL work. */
   vsRaw?: number;
   vsHello?: number;
   /** Share of all CPUs other processes used during the measurement (0–1). */
@@ -19,6 +22,7 @@ export interface MemorySample {
   rssMb: number;
   heapMb: number;
   openTenants: number;
+  openFds: number;
 }
 
 export interface ReportInput {
@@ -54,17 +58,17 @@ export function renderReport(r: ReportInput): string {
       `server and load generator in separate processes on loopback; whole run ${Math.round(r.seconds)} s.`,
   );
   out.push("");
-  out.push("| Scenario | Req/s | p50 ms | p99 ms | non-2xx | vs raw SQL | vs hello world | CPU used by others |");
-  out.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+  out.push("| Scenario | Req/s | p50 ms | p99 ms | non-2xx | vs bare bun:sqlite | vs bare libSQL | vs hello world | CPU used by others |");
+  out.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of r.rows) {
     if (!row.result) {
-      out.push(`| ${row.label} | skipped: ${row.skipped ?? "not run"} | | | | | | |`);
+      out.push(`| ${row.label} | skipped: ${row.skipped ?? "not run"} | | | | | | | |`);
       continue;
     }
     const x = row.result;
     const non2xx = x.non2xx + x.errors > 0 ? `**${fmt(x.non2xx + x.errors)}**` : "0";
     const others = row.foreign === undefined ? "—" : `${Math.round(row.foreign * 100)} %`;
-    out.push(`| ${row.label} | ${fmt(x.rps)} | ${fmt(x.p50, 2)} | ${fmt(x.p99, 2)} | ${non2xx} | ${ratio(row.vsRaw)} | ${ratio(row.vsHello)} | ${others} |`);
+    out.push(`| ${row.label} | ${fmt(x.rps)} | ${fmt(x.p50, 2)} | ${fmt(x.p99, 2)} | ${non2xx} | ${ratio(row.vsBun)} | ${ratio(row.vsRaw)} | ${ratio(row.vsHello)} | ${others} |`);
   }
   if (r.memory) {
     const m = r.memory;
@@ -78,6 +82,7 @@ export function renderReport(r: ReportInput): string {
     out.push(`| RSS MB | ${m.samples.map((s) => fmt(s.rssMb)).join(" | ")} |`);
     out.push(`| JS heap MB | ${m.samples.map((s) => fmt(s.heapMb)).join(" | ")} |`);
     out.push(`| Open partner DBs | ${m.samples.map((s) => fmt(s.openTenants)).join(" | ")} |`);
+    out.push(`| Open file descriptors | ${m.samples.map((s) => fmt(s.openFds)).join(" | ")} |`);
     out.push("");
     out.push(m.verdict);
   }

@@ -20,7 +20,10 @@ export interface ResolvedMember {
   tenant: TenantHandle;
   role: Role;
   membershipId: string;
-  capabilities: Set<Capability>;
+  /** Shared between requests while memoised: read it, never change it. */
+  capabilities: ReadonlySet<Capability>;
+  /** The partner database's data version when access was resolved (undefined when remote). */
+  dataVersion: string | undefined;
 }
 
 const CONFIG_MEMO = "capabilityConfig";
@@ -56,8 +59,7 @@ function generation(tenant: TenantHandle): number {
  * an in-process change (the generation moved on meanwhile) is used once but not
  * kept, so a revoked capability can never be cached past its change.
  */
-export async function capabilityConfig(tenant: TenantHandle): Promise<CapabilityConfig> {
-  const version = tenant.db.dataVersion();
+export async function capabilityConfig(tenant: TenantHandle, version = tenant.db.dataVersion()): Promise<CapabilityConfig> {
   const cached = tenant.memo.get(CONFIG_MEMO) as { cfg: CapabilityConfig; version: string | undefined } | undefined;
   if (cached && cached.version === version) return cached.cfg;
   const gen = generation(tenant);
@@ -76,48 +78,83 @@ export function forgetCapabilityConfig(tenant: TenantHandle): void {
 }
 
 type MemberRow = { id: string; role: Role; status: string };
-const MEMBERS_MEMO = "members";
-const MEMBERS_MEMO_MAX = 10_000;
 
-/**
- * The caller's membership row. Where the database reports a data version it is
- * memoised per user until anything commits; a remote database is asked every time.
- */
-async function memberOf(tenant: TenantHandle, userId: string): Promise<MemberRow | undefined> {
-  const version = tenant.db.dataVersion();
-  let memo = tenant.memo.get(MEMBERS_MEMO) as { version: string; rows: Map<string, MemberRow | undefined> } | undefined;
-  if (version !== undefined && memo?.version === version && memo.rows.has(userId)) return memo.rows.get(userId);
-  const row = (
-    await tenant.db.read
-      .select({ id: memberships.id, role: memberships.role, status: memberships.status })
-      .from(memberships)
-      .where(eq(memberships.userId, userId))
-  )[0] as MemberRow | undefined;
-  if (version !== undefined) {
-    if (memo?.version !== version || memo.rows.size >= MEMBERS_MEMO_MAX) {
-      memo = { version, rows: new Map() };
-      tenant.memo.set(MEMBERS_MEMO, memo);
-    }
-    memo.rows.set(userId, row);
-  }
-  return row;
+/** What one user may do in the partner: their membership and effective capabilities. */
+interface MemberAccess {
+  row: MemberRow | undefined;
+  capabilities?: Set<Capability>;
+  /** When the capabilities change by the clock alone (the next grant expiry), or null. */
+  capabilitiesUntil?: string | null;
 }
 
+/** Per-user access, valid while the database's data version and the configuration generation hold. */
+interface AccessMemo {
+  version: string;
+  generation: number;
+  users: Map<string, MemberAccess>;
+}
+
+const ACCESS_MEMO = "access";
+const ACCESS_MEMO_MAX = 10_000;
+
+function accessMemo(tenant: TenantHandle, version: string): AccessMemo {
+  const gen = generation(tenant);
+  let memo = tenant.memo.get(ACCESS_MEMO) as AccessMemo | undefined;
+  if (!memo || memo.version !== version || memo.generation !== gen || memo.users.size >= ACCESS_MEMO_MAX) {
+    memo = { version, generation: gen, users: new Map() };
+    tenant.memo.set(ACCESS_MEMO, memo);
+  }
+  return memo;
+}
+
+async function loadMember(tenant: TenantHandle, userId: string): Promise<MemberRow | undefined> {
+  const rows = await tenant.db.read
+    .select({ id: memberships.id, role: memberships.role, status: memberships.status })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+  return rows[0] as MemberRow | undefined;
+}
+
+/** The earliest expiry after now among the user's grants: when their capabilities change by themselves. */
+function nextGrantExpiry(cfg: CapabilityConfig, userId: string, nowIso: string): string | null {
+  let next: string | null = null;
+  for (const g of cfg.grants) {
+    if (g.userId === userId && g.expiresAt !== null && g.expiresAt > nowIso && (next === null || g.expiresAt < next)) next = g.expiresAt;
+  }
+  return next;
+}
+
+const denied = () => new AppError("partner_access_denied", "no access to this partner");
+
+/**
+ * The caller's access to a partner, on the request's hot path. Where the database
+ * reports a data version (a local file), membership and capabilities are memoised
+ * per user until anything commits, the configuration changes, or a grant expires;
+ * a remote database is asked every time.
+ */
 export async function resolveMember(deps: Deps, partnerId: string, userId: string, now: Date): Promise<ResolvedMember> {
-  if (!(await deps.tenancy.partnerExists(partnerId))) throw new AppError("partner_access_denied", "no access to this partner");
-  const tenant = await deps.tenancy.acquire(partnerId);
+  const tenancy = deps.tenancy;
+  if (!tenancy.isKnownPartner(partnerId) && !(await tenancy.partnerExists(partnerId))) throw denied();
+  const tenant = tenancy.acquireOpen(partnerId) ?? (await tenancy.acquire(partnerId));
   try {
-    const m = await memberOf(tenant, userId);
-    if (!m || m.status !== "active") throw new AppError("partner_access_denied", "no access to this partner");
-    const cfg = await capabilityConfig(tenant);
-    return {
-      tenant,
-      role: m.role,
-      membershipId: m.id,
-      capabilities: effectiveCapabilities(cfg, userId, m.role, now.toISOString()),
-    };
+    const version = tenant.db.dataVersion();
+    const nowIso = now.toISOString();
+    const memo = version === undefined ? undefined : accessMemo(tenant, version);
+    let access = memo?.users.get(userId);
+    if (!access) {
+      access = { row: await loadMember(tenant, userId) };
+      memo?.users.set(userId, access);
+    }
+    const m = access.row;
+    if (!m || m.status !== "active") throw denied();
+    if (!access.capabilities || (access.capabilitiesUntil != null && access.capabilitiesUntil <= nowIso)) {
+      const cfg = await capabilityConfig(tenant, version);
+      access.capabilities = effectiveCapabilities(cfg, userId, m.role, nowIso);
+      access.capabilitiesUntil = nextGrantExpiry(cfg, userId, nowIso);
+    }
+    return { tenant, role: m.role, membershipId: m.id, capabilities: access.capabilities, dataVersion: version };
   } catch (err) {
-    deps.tenancy.release(tenant);
+    tenancy.release(tenant);
     throw err;
   }
 }

@@ -18,7 +18,10 @@ import {
   type SnapshotQuery,
   type SqlDatabase,
 } from "./database.ts";
+import { installFastRows } from "./fast-rows.ts";
 import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
+
+installFastRows();
 
 export const BUSY_TIMEOUT_MS = 5000;
 /** Distinct statements kept prepared per connection (IN lists of many lengths make more). */

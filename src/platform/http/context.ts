@@ -20,7 +20,9 @@ export interface RequestCtx {
   tenant: TenantHandle;
   role: Role;
   membershipId: string;
-  capabilities: Set<Capability>;
+  capabilities: ReadonlySet<Capability>;
+  /** The partner database's data version when the request started; undefined on a remote database. */
+  dataVersion?: string;
   /** The open write transaction, when the request runs inside one. */
   tx?: TenantTx;
   /** Work to do once the open transaction has committed (dropped if it rolls back). */

@@ -17,6 +17,7 @@ import { runIdempotent, validateIdempotencyKey } from "../idempotency/idempotenc
 import { zodIssuesToFieldErrors } from "./validation.ts";
 import { readJsonBody } from "./body.ts";
 import { ProblemResponses } from "../openapi/problem.ts";
+import { entityTag, ifNoneMatchHits, notModified, type Freshness } from "./conditional.ts";
 
 export type Family = "assets" | "planning" | "platform";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
@@ -59,6 +60,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   responses: Record<number, { description: string; schema?: ZodType; headers?: Record<string, { description: string }> }>;
   /** Extra problem statuses this route can answer (401/403/400/429/500 are added for session routes). */
   problems?: number[];
+  /** GETs: what the representation depends on besides the data and the caller (default `data`). */
+  freshness?: Freshness;
   /** Source file, for `npm run routes`. */
   file: string;
   handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>, c: Context) => Promise<RouteResult>;
@@ -165,6 +168,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         role: member.role,
         membershipId: member.membershipId,
         capabilities: member.capabilities,
+        dataVersion: member.dataVersion,
       };
       deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
       if (route.capability && !ctx.capabilities.has(route.capability)) {
@@ -181,7 +185,11 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
 
       const params = parsePart(route.params, c.req.param(), "params");
       const query = parsePart(fullQuery, rawQuery, "query");
-      const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : parsePart(undefined, await readJsonBody(c, true), "body");
+      const body = route.body
+        ? parsePart(route.body, await readJsonBody(c), "body")
+        : c.req.raw.body === null
+          ? undefined
+          : parsePart(undefined, await readJsonBody(c, true), "body");
       const input = { params, query, body };
 
       if (key !== undefined && idem !== "none" && MUTATING.has(route.method)) {
@@ -189,6 +197,15 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
           route.handler(ctx, input, c),
         );
         return render(c, result.result, result.replayed);
+      }
+      if (route.method === "get") {
+        const tag = entityTag(ctx, template, { params, query }, route.freshness ?? "data");
+        if (tag !== undefined) {
+          if (ifNoneMatchHits(c.req.header("if-none-match"), tag)) return notModified(tag);
+          const res = render(c, await route.handler(ctx, input, c));
+          if (res.status === 200) res.headers.set("ETag", tag);
+          return res;
+        }
       }
       return render(c, await route.handler(ctx, input, c));
     } finally {
@@ -220,6 +237,24 @@ export function toOpenApiRoute(route: AnyRoute) {
       ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
     };
   }
+  const conditional = route.method === "get" && scoped && route.auth === "session";
+  if (conditional) {
+    const ok = responses["200"] as { headers?: Record<string, unknown> } | undefined;
+    if (ok) {
+      ok.headers = {
+        ...ok.headers,
+        ETag: {
+          description:
+            "Strong tag of this representation for this caller (partner data version, caller, normalised request" +
+            (route.freshness === "clock" ? ", and the current UTC minute: the representation also depends on the clock" : "") +
+            "). Absent when the partner's database is on a libSQL server.",
+          schema: { type: "string" },
+        },
+        "Cache-Control": { description: "`private, no-cache`", schema: { type: "string" } },
+      };
+    }
+    responses["304"] = { description: "Not Modified: If-None-Match matches the current ETag; no body." };
+  }
   const problemStatuses = new Set<number>(route.problems ?? []);
   if (route.auth === "session") [400, 401, 403, 429].forEach((s) => problemStatuses.add(s));
   if (route.params) problemStatuses.add(404);
@@ -234,10 +269,15 @@ export function toOpenApiRoute(route: AnyRoute) {
     "x-auth": route.auth,
     ...(route.capability ? { "x-capability": route.capability } : {}),
     ...(route.stepUp ? { "x-step-up": true } : {}),
+    ...(conditional ? { "x-freshness": route.freshness ?? "data" } : {}),
     "x-idempotency": MUTATING.has(route.method) ? idem : "none",
   };
-  const headers =
-    MUTATING.has(route.method) && idem !== "none"
+  const ifNoneMatch = z.object({
+    "if-none-match": z.string().optional().openapi({ description: "ETags of representations the client holds; a match answers 304." }),
+  });
+  const headers = conditional
+    ? ifNoneMatch
+    : MUTATING.has(route.method) && idem !== "none"
       ? z.object({
           "idempotency-key": (idem === "required" ? z.string() : z.string().optional()).openapi({
             description: "1–255 visible ASCII characters; a retry with the same key and request replays the first 2xx response.",

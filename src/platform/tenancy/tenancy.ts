@@ -70,6 +70,11 @@ export class Tenancy {
     return this.#opts.urlTemplate.replaceAll("{partnerId}", partnerId).replaceAll("{TENANTS_DIR}", this.#opts.tenantsDir);
   }
 
+  /** True when the partner is already known to exist (no registry read). */
+  isKnownPartner(partnerId: string): boolean {
+    return this.#knownPartners.has(partnerId);
+  }
+
   /** True when the registry lists the partner. Positive answers are cached. */
   async partnerExists(partnerId: string): Promise<boolean> {
     if (this.#knownPartners.has(partnerId)) return true;
@@ -113,6 +118,17 @@ export class Tenancy {
     } finally {
       db.close();
     }
+  }
+
+  /** The hot path of acquire(): pins an already open handle, or undefined. */
+  acquireOpen(partnerId: string): TenantHandle | undefined {
+    const handle = this.#cache.get(partnerId);
+    if (!handle) return undefined;
+    // LRU: move to the newest end.
+    this.#cache.delete(partnerId);
+    this.#cache.set(partnerId, handle);
+    handle.inFlight++;
+    return handle;
   }
 
   /**

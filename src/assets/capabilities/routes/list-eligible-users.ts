@@ -6,6 +6,8 @@ import { listEligibleUsers as list } from "../capabilities.service.ts";
 export const listEligibleUsers = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/eligible-users",
   operationId: "listEligibleUsers",
   summary: "Active members eligible for an AMS capability (combobox entries, never an email)",

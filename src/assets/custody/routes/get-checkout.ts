@@ -6,6 +6,8 @@ import { getCheckout as get } from "../custody.service.ts";
 export const getCheckout = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/checkouts/{id}",
   operationId: "getCheckout",
   summary: "Read a checkout or reservation with its history",

@@ -5,6 +5,8 @@ import { listCheckouts as list } from "../custody.service.ts";
 export const listCheckouts = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/checkouts",
   operationId: "listCheckouts",
   summary: "List checkouts and reservations",

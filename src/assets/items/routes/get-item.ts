@@ -6,6 +6,8 @@ import { getItemDetail } from "../items.service.ts";
 export const getItem = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/items/{id}",
   operationId: "getItem",
   summary: "Item detail: identifiers, custody, location path, latest movements",

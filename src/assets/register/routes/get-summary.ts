@@ -5,6 +5,8 @@ import { getSummary as summarise } from "../register.service.ts";
 export const getSummary = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/summary",
   operationId: "getSummary",
   summary: "Exact overview counts of the register",

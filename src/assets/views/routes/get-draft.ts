@@ -5,6 +5,8 @@ import { getDraft as get } from "../views.service.ts";
 export const getDraft = defineRoute({
   family: "assets",
   method: "get",
+  // Overdue flags, reservation windows, grant and draft expiry move with the clock.
+  freshness: "clock",
   path: "/drafts/{workflowKey}",
   operationId: "getDraft",
   summary: "Load the caller's private draft for a workflow on a route",

@@ -1,0 +1,54 @@
+// Conditional reads (RFC 9110 §13). A partner-scoped GET answers with a strong ETag
+// derived from the partner database's data version, the caller (what they may see
+// depends on their role and capabilities) and the normalised request; a matching
+// If-None-Match is answered 304 before the handler runs, so an unchanged register
+// costs one PRAGMA read. A database that cannot report its data version (a remote
+// libSQL server) gets no ETag: it could not prove the representation unchanged.
+import type { RequestCtx } from "./context.ts";
+
+/**
+ * What a GET's representation depends on besides the database and the caller:
+ * `clock` routes (overdue flags, reservation windows, grant expiry) also depend on
+ * the current time; their tag changes every UTC minute, so a revalidation can hide
+ * a time-driven change for at most a minute.
+ */
+export type Freshness = "data" | "clock";
+
+export const CACHE_CONTROL_PRIVATE = "private, no-cache";
+
+export function entityTag(
+  ctx: RequestCtx,
+  template: string,
+  input: { params: unknown; query: unknown },
+  freshness: Freshness,
+): string | undefined {
+  const version = ctx.dataVersion;
+  if (version === undefined) return undefined;
+  const minute = freshness === "clock" ? Math.floor(ctx.now.getTime() / 60_000) : "";
+  // Parsed input has the schema's key order, so equal requests serialise equally.
+  const key =
+    `${version}\u0000${ctx.partnerId}\u0000${ctx.userId}\u0000${ctx.role}\u0000${[...ctx.capabilities].join(",")}\u0000` +
+    `${minute}\u0000${template}\u0000${JSON.stringify(input)}`;
+  // A tag only has to tell this caller's representations of one URL apart: two
+  // independent 64-bit hashes make an accidental match practically impossible.
+  return `"${hex64(Bun.hash.wyhash(key, 0x9e3779b97f4a7c15n))}${hex64(Bun.hash.wyhash(key, 0xc2b2ae3d27d4eb4fn))}"`;
+}
+
+/** If-None-Match with the weak comparison GET uses (RFC 9110 §13.1.2). */
+export function ifNoneMatchHits(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  for (const part of header.split(",")) {
+    const t = part.trim();
+    if ((t.startsWith("W/") ? t.slice(2) : t) === tag) return true;
+  }
+  return false;
+}
+
+function hex64(n: bigint | number): string {
+  return n.toString(16).padStart(16, "0");
+}
+
+export function notModified(tag: string): Response {
+  return new Response(null, { status: 304, headers: { ETag: tag, "Cache-Control": CACHE_CONTROL_PRIVATE } });
+}
