@@ -3,6 +3,7 @@
 // one a line, and answers each on stdout after its transaction committed:
 //   views <n> <userId> <surface>   inserts n saved views  → "ok <rows of that user and surface>"
 //   burst <n> <userId> <surface>   inserts n views, one per transaction, 4 ms apart → "ok <rows>"
+//   exec <sql>                     runs one statement                     → "ok 0"
 //   exit
 // Usage: bun test/fakes/sqlite-writer.ts <database file>
 import { Database } from "bun:sqlite";
@@ -28,6 +29,11 @@ const rowsOf = (userId: string, surface: string) => (count.get(userId, surface) 
 for await (const line of console) {
   const [cmd, arg, userId = "", surface = "owned"] = line.trim().split(/\s+/);
   if (cmd === "exit") break;
+  if (cmd === "exec") {
+    db.run(line.trim().slice("exec".length));
+    console.log("ok 0");
+    continue;
+  }
   if (cmd === "views") {
     db.transaction(() => {
       for (let i = 0; i < Number(arg); i++) insertOne(userId, surface);

@@ -124,6 +124,30 @@ describe.skipIf(env.driver !== "bun:sqlite")("exact totals memoised by data vers
   });
 });
 
+describe.skipIf(env.driver !== "bun:sqlite")("memoised access", () => {
+  test("a membership revoked or restored by another process takes effect on the next request", async () => {
+    const asOtto = () => list("owned", "", {}, other);
+    expect((await asOtto()).status).toBe(200);
+    expect((await asOtto()).status).toBe(200); // memoised now
+    await writer!.send("exec UPDATE memberships SET status = 'inactive' WHERE user_id = 'otto'");
+    expectProblem(await asOtto(), 403, "partner_access_denied");
+    await writer!.send("exec UPDATE memberships SET status = 'active' WHERE user_id = 'otto'");
+    expect((await asOtto()).status).toBe(200);
+  });
+
+  test("a capability granted by another process is usable at once, and gone when revoked", async () => {
+    let n = 0;
+    const caps = () => env.call("POST", `/api/assets/locations?partnerId=${P}`, { token: other, body: { name: `Room ${n++}`, kind: "room" } });
+    expectProblem(await caps(), 403, "capability_denied");
+    await writer!.send(
+      `exec INSERT INTO capability_grants (id, capability, user_id, expires_at, created_at, created_by) VALUES ('g1', 'ams_admin', 'otto', NULL, '2026-01-01T00:00:00.000Z', 'test')`,
+    );
+    expect((await caps()).status).toBe(201);
+    await writer!.send("exec DELETE FROM capability_grants WHERE id = 'g1'");
+    expectProblem(await caps(), 403, "capability_denied");
+  });
+});
+
 function tagOf(res: CallResult): string {
   const tag = res.headers.get("etag");
   expect(tag).toMatch(/^"[0-9a-f]{32}"$/);

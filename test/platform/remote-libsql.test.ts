@@ -91,7 +91,7 @@ describe("provisioning", () => {
     const file = new Database(fake.dbPath(P), { readonly: true });
     try {
       const applied = file.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
-      expect(applied.n).toBe(2);
+      expect(applied.n).toBe(3);
       const tables = file.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
       expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["saved_views", "memberships", "idempotency_keys", "items_fts"]));
     } finally {

@@ -22,8 +22,6 @@ export interface ResolvedMember {
   membershipId: string;
   /** Shared between requests while memoised: read it, never change it. */
   capabilities: ReadonlySet<Capability>;
-  /** The partner database's data version when access was resolved (undefined when remote). */
-  dataVersion: string | undefined;
 }
 
 const CONFIG_MEMO = "capabilityConfig";
@@ -54,12 +52,12 @@ function generation(tenant: TenantHandle): number {
 
 /**
  * The partner's capability configuration, memoised on the open handle. On a local
- * file the memo is also keyed by the database's data version, so a change committed
- * by any connection (another process too) is seen at once. A load that overlapped
+ * file the memo is also keyed by the access epoch, so a change committed by any
+ * connection (another process too) is seen at once. A load that overlapped
  * an in-process change (the generation moved on meanwhile) is used once but not
  * kept, so a revoked capability can never be cached past its change.
  */
-export async function capabilityConfig(tenant: TenantHandle, version = tenant.db.dataVersion()): Promise<CapabilityConfig> {
+export async function capabilityConfig(tenant: TenantHandle, version = accessEpoch(tenant)): Promise<CapabilityConfig> {
   const cached = tenant.memo.get(CONFIG_MEMO) as { cfg: CapabilityConfig; version: string | undefined } | undefined;
   if (cached && cached.version === version) return cached.cfg;
   const gen = generation(tenant);
@@ -87,7 +85,18 @@ interface MemberAccess {
   capabilitiesUntil?: string | null;
 }
 
-/** Per-user access, valid while the database's data version and the configuration generation hold. */
+/**
+ * The partner's access epoch: a counter that triggers bump on every write to
+ * memberships and capability settings or grants (src/db/sql/access-epoch.sql),
+ * from any connection. Undefined on a remote database (a round trip per request
+ * would cost what it saves).
+ */
+export function accessEpoch(tenant: TenantHandle): string | undefined {
+  const n = tenant.db.peek("SELECT n FROM access_epoch WHERE id = 1");
+  return n === undefined ? undefined : String(n);
+}
+
+/** Per-user access, valid while the access epoch and the configuration generation hold. */
 interface AccessMemo {
   version: string;
   generation: number;
@@ -128,8 +137,8 @@ const denied = () => new AppError("partner_access_denied", "no access to this pa
 
 /**
  * The caller's access to a partner, on the request's hot path. Where the database
- * reports a data version (a local file), membership and capabilities are memoised
- * per user until anything commits, the configuration changes, or a grant expires;
+ * can tell its access epoch (a local file), membership and capabilities are
+ * memoised per user until a membership or capability changes or a grant expires;
  * a remote database is asked every time.
  */
 export async function resolveMember(deps: Deps, partnerId: string, userId: string, now: Date): Promise<ResolvedMember> {
@@ -137,7 +146,7 @@ export async function resolveMember(deps: Deps, partnerId: string, userId: strin
   if (!tenancy.isKnownPartner(partnerId) && !(await tenancy.partnerExists(partnerId))) throw denied();
   const tenant = tenancy.acquireOpen(partnerId) ?? (await tenancy.acquire(partnerId));
   try {
-    const version = tenant.db.dataVersion();
+    const version = accessEpoch(tenant);
     const nowIso = now.toISOString();
     const memo = version === undefined ? undefined : accessMemo(tenant, version);
     let access = memo?.users.get(userId);
@@ -152,7 +161,7 @@ export async function resolveMember(deps: Deps, partnerId: string, userId: strin
       access.capabilities = effectiveCapabilities(cfg, userId, m.role, nowIso);
       access.capabilitiesUntil = nextGrantExpiry(cfg, userId, nowIso);
     }
-    return { tenant, role: m.role, membershipId: m.id, capabilities: access.capabilities, dataVersion: version };
+    return { tenant, role: m.role, membershipId: m.id, capabilities: access.capabilities };
   } catch (err) {
     tenancy.release(tenant);
     throw err;

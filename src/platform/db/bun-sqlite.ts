@@ -167,6 +167,10 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     return `${this.#epoch}.${this.#version()}`;
   }
 
+  peek(sql: string): unknown {
+    return this.#readerCache.prepare(sql).values()[0]?.[0];
+  }
+
   #version(): number {
     return (this.#readerCache.prepare("PRAGMA data_version").values()[0]![0] as number) ?? 0;
   }

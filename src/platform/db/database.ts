@@ -50,6 +50,11 @@ export interface SqlDatabase<S extends Record<string, unknown>> {
    * (a remote server), which turns caching and conditional reads off.
    */
   dataVersion(): string | undefined;
+  /**
+   * The first column of the first row of a constant query on the reader, read at
+   * once from a cached statement; undefined where that would need a round trip (remote).
+   */
+  peek(sql: string): unknown;
   /** Plain SQL on the reader (tests, EXPLAIN QUERY PLAN). */
   rawRead(sql: string, args?: unknown[]): Promise<Array<Record<string, unknown>>>;
   /** Applies pending migrations of the set through the writer; true when any ran. */

@@ -32,6 +32,10 @@ export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDat
     return undefined;
   }
 
+  peek(): undefined {
+    return undefined;
+  }
+
   async snapshot<const T extends readonly unknown[]>(queries: { [K in keyof T]: SnapshotQuery<T[K]> }): Promise<T> {
     const list = (queries as unknown as ReadonlyArray<SnapshotQuery<unknown>>).map((q) => (isMemoised(q) ? q.query : q));
     if (list.length === 0) return [] as unknown as T;

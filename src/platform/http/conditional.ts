@@ -22,7 +22,7 @@ export function entityTag(
   input: { params: unknown; query: unknown },
   freshness: Freshness,
 ): string | undefined {
-  const version = ctx.dataVersion;
+  const version = ctx.tenant.db.dataVersion();
   if (version === undefined) return undefined;
   const minute = freshness === "clock" ? Math.floor(ctx.now.getTime() / 60_000) : "";
   // Parsed input has the schema's key order, so equal requests serialise equally.

@@ -21,8 +21,6 @@ export interface RequestCtx {
   role: Role;
   membershipId: string;
   capabilities: ReadonlySet<Capability>;
-  /** The partner database's data version when the request started; undefined on a remote database. */
-  dataVersion?: string;
   /** The open write transaction, when the request runs inside one. */
   tx?: TenantTx;
   /** Work to do once the open transaction has committed (dropped if it rolls back). */

@@ -168,7 +168,6 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         role: member.role,
         membershipId: member.membershipId,
         capabilities: member.capabilities,
-        dataVersion: member.dataVersion,
       };
       deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
       if (route.capability && !ctx.capabilities.has(route.capability)) {
