@@ -1,7 +1,7 @@
 // Contract §6. The key record is written in the mutation's own transaction, under
 // the partner's write lock: a duplicate that arrives while the first is running
 // waits on the lock and then finds the stored outcome. Only 2xx outcomes are kept.
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { LockTimeoutError } from "../tenancy/write-lock.ts";
@@ -40,6 +40,54 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/**
+ * The two statements every keyed write runs, built once per writer: on bun:sqlite
+ * the open transaction is always the same writer, so Drizzle builds their SQL once
+ * instead of on every request (a remote transaction is new each time and builds them anew).
+ */
+const keyStatements = new WeakMap<object, ReturnType<typeof buildKeyStatements>>();
+const ph = (name: string) => sql.placeholder(name);
+
+function buildKeyStatements(tx: Querier) {
+  return {
+    find: tx
+      .select()
+      .from(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.userId, ph("userId")),
+          eq(idempotencyKeys.method, ph("method")),
+          eq(idempotencyKeys.route, ph("route")),
+          eq(idempotencyKeys.key, ph("key")),
+        ),
+      )
+      .prepare(),
+    insert: tx
+      .insert(idempotencyKeys)
+      .values({
+        userId: ph("userId"),
+        method: ph("method"),
+        route: ph("route"),
+        key: ph("key"),
+        fingerprint: ph("fingerprint"),
+        status: ph("status"),
+        body: ph("body"),
+        headers: ph("headers"),
+        createdAt: ph("createdAt"),
+      })
+      .prepare(),
+  };
+}
+
+function statementsFor(tx: Querier) {
+  let s = keyStatements.get(tx);
+  if (!s) {
+    s = buildKeyStatements(tx);
+    keyStatements.set(tx, s);
+  }
+  return s;
+}
+
 /** Keyed requests running in this process (one instance writes a partner), by scope. */
 const inFlight = new Map<string, number>();
 
@@ -51,12 +99,7 @@ export async function runIdempotent(
   const fingerprint = createHash("sha256")
     .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
     .digest("hex");
-  const pk = and(
-    eq(idempotencyKeys.userId, ctx.userId),
-    eq(idempotencyKeys.method, req.method),
-    eq(idempotencyKeys.route, req.template),
-    eq(idempotencyKeys.key, req.key),
-  );
+  const keyOf = { userId: ctx.userId, method: req.method, route: req.template, key: req.key };
   const scope = `${ctx.partnerId}\u0000${ctx.userId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
   // A duplicate is a request whose twin was already running when it arrived.
   const duplicate = inFlight.has(scope);
@@ -64,7 +107,8 @@ export async function runIdempotent(
   try {
     return await inOwnTx(ctx, async (rawTx) => {
       const tx = rawTx as unknown as Querier;
-      const existing = (await tx.select().from(idempotencyKeys).where(pk))[0];
+      const stmts = statementsFor(tx);
+      const existing = (await stmts.find.all(keyOf))[0];
       if (existing) {
         if (existing.fingerprint !== fingerprint) {
           throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
@@ -76,11 +120,8 @@ export async function runIdempotent(
       }
       const result = await run();
       if (result.status >= 200 && result.status < 300) {
-        await tx.insert(idempotencyKeys).values({
-          userId: ctx.userId,
-          method: req.method,
-          route: req.template,
-          key: req.key,
+        await stmts.insert.run({
+          ...keyOf,
           fingerprint,
           status: result.status,
           body: result.body === undefined ? "" : JSON.stringify(result.body),
