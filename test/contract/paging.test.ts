@@ -52,8 +52,8 @@ beforeAll(async () => {
   }
 });
 
-test("limit above 200 or below 1 is 400; the default is 50", async () => {
-  for (const bad of ["201", "0", "-1", "abc", "1.5"]) {
+test("limit above 200 or below 1, or not plain decimal digits, is 400; the default is 50", async () => {
+  for (const bad of ["201", "0", "-1", "abc", "1.5", "0x10", "1e2", "%2B5", "%207", "10%20", ""]) {
     expectFieldError(await env.call("GET", list(A, `&limit=${bad}`), { token: walker }), "/query/limit", `limit=${bad}`);
   }
   const dflt = await env.call("GET", list(A), { token: walker });

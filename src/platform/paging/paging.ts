@@ -15,11 +15,12 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_TEXT_FILTER = 200;
 
 export const PageQueryShape = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
+  // Plain decimal digits only: Number() would also take "0x10", "1e2", "+5" and " 7".
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, "must be a whole number from 1 to 200 in plain decimal digits")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_LIMIT))
     .default(DEFAULT_LIMIT)
     .openapi({ type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: "Rows per page (at most 200)." }),
   cursor: z.string().min(1).max(1024).optional().openapi({ description: "Opaque cursor from the previous page's nextCursor." }),
