@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { AppError, problemBody } from "./platform/errors/app-error.ts";
 import { LockTimeoutError } from "./platform/tenancy/write-lock.ts";
+import { PartnerUnavailableError } from "./platform/tenancy/tenancy.ts";
 import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
 import { API_VERSION } from "./platform/openapi/document.ts";
 import { CACHE_CONTROL_PRIVATE } from "./platform/http/conditional.ts";
@@ -73,6 +74,10 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
 
   app.onError((err, c) => {
     if (err instanceof AppError) return problemResponse(c, err);
+    if (err instanceof PartnerUnavailableError) {
+      deps.log.error("partner database unavailable", { requestId: c.get("requestId" as never), partnerId: err.partnerId, reason: err.reason });
+      return problemResponse(c, new AppError("partner_unavailable", "this partner's data is unavailable; the operator has been alerted in the service log"));
+    }
     if (err instanceof LockTimeoutError) {
       // The partner's writer is backed up: nothing was applied, so the client may retry.
       return problemResponse(c, new AppError("service_unavailable", "the partner's writes are backed up; retry shortly", { headers: { "Retry-After": "1" } }));

@@ -221,3 +221,30 @@ describe("tenant LRU", () => {
     }
   });
 });
+
+describe.skipIf(env.driver !== "bun:sqlite")("partner database files", () => {
+  test("are created readable and writable by the service user only (0600)", async () => {
+    const { statSync } = await import("node:fs");
+    await env.provision("mode-co");
+    expect(statSync(join(env.dir, "mode-co.db")).mode & 0o777).toBe(0o600);
+  });
+
+  test("a registered partner whose file is missing answers 503 partner_unavailable and logs why, without the path", async () => {
+    const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
+    const record = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields });
+    const lost = await createTestEnv({}, { log: { debug: record, info: record, warn: record, error: record } });
+    envs.push(lost);
+    await lost.provision("lost-co");
+    await lost.member("lost-co", "owner-1", "owner");
+    const { rmSync } = await import("node:fs");
+    lost.deps.tenancy.close();
+    await lost.deps.tenancy.init();
+    for (const f of ["lost-co.db", "lost-co.db-wal", "lost-co.db-shm"]) rmSync(join(lost.dir, f), { force: true });
+    const res = await lost.call("GET", "/api/assets/saved-views?partnerId=lost-co", { token: await lost.token("owner-1") });
+    expectProblem(res, 503, "partner_unavailable");
+    expect(existsSync(join(lost.dir, "lost-co.db"))).toBe(false);
+    const logged = lines.find((l) => l.msg === "partner database unavailable");
+    expect(logged?.fields).toMatchObject({ partnerId: "lost-co", reason: "database file missing" });
+    expect(JSON.stringify(lines)).not.toContain(lost.dir);
+  });
+});

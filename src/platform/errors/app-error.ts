@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  partner_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -58,6 +59,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: "Too many requests",
   internal_error: "Internal error",
   service_unavailable: "Service busy",
+  partner_unavailable: "Partner database unavailable",
 };
 
 export interface FieldError {

@@ -259,7 +259,7 @@ export function toOpenApiRoute(route: AnyRoute) {
   if (route.params) problemStatuses.add(404);
   if (route.body || route.query) problemStatuses.add(400);
   if (idem !== "none" && MUTATING.has(route.method)) problemStatuses.add(409);
-  if (MUTATING.has(route.method) && route.auth === "session") problemStatuses.add(503);
+  if (scoped && route.auth === "session") problemStatuses.add(503);
   if (route.body) problemStatuses.add(413);
   problemStatuses.add(500);
   for (const s of [...problemStatuses].sort()) responses[String(s)] = ProblemResponses[s] ?? ProblemResponses[500];

@@ -28,7 +28,11 @@ export const ProblemResponses: Record<number, ReturnType<typeof problem>> = {
   423: problem("evidence_locked"),
   429: problem("rate_limited", { "Retry-After": { description: "seconds until the window resets", schema: { type: "string" } } }),
   500: problem("internal_error"),
-  503: problem("service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS; nothing was applied", {
-    "Retry-After": { description: "seconds to wait before retrying", schema: { type: "string" } },
-  }),
+  503: problem(
+    "service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS, nothing was applied (with Retry-After); " +
+      "partner_unavailable: the partner is registered but its database cannot be opened (an operator must restore it)",
+    {
+      "Retry-After": { description: "seconds to wait before retrying (service_unavailable)", schema: { type: "string" } },
+    },
+  ),
 };

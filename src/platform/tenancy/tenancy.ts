@@ -17,6 +17,17 @@ export type TenantDatabase = SqlDatabase<TenantSchema>;
 /** The open write transaction handed to withTx callbacks. */
 export type TenantTx = Querier<TenantSchema>;
 
+/** A registered partner whose database cannot be opened; `reason` is safe to log (no path or URL). */
+export class PartnerUnavailableError extends Error {
+  constructor(
+    readonly partnerId: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`partner ${partnerId} database unavailable: ${reason}`, options);
+  }
+}
+
 export const PARTNER_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const REGISTRY_LOCK = "\u0000registry";
 
@@ -35,6 +46,12 @@ export interface TenancyOptions {
   cacheSize: number;
   /** How long a writer waits for the partner's write lock before giving up (default 10 s). */
   lockTimeoutMs?: number;
+}
+
+/** A driver error's code (e.g. SQLITE_NOTADB), never its message: messages can carry paths or SQL. */
+function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  return String(e?.code ?? e?.cause?.code ?? (err instanceof Error ? err.name : typeof err));
 }
 
 export class Tenancy {
@@ -172,15 +189,20 @@ export class Tenancy {
   async #open(partnerId: string): Promise<TenantHandle> {
     const url = this.urlFor(partnerId);
     // A registered local partner whose file vanished must not be silently recreated empty.
-    if (url.startsWith("file:") && !existsSync(url.slice("file:".length))) {
-      throw new Error(`database file of partner ${partnerId} is missing`);
+    if (url.startsWith("file:") && !existsSync(url.slice("file:".length).replace(/\?.*$/, ""))) {
+      throw new PartnerUnavailableError(partnerId, "database file missing");
     }
-    const db = openDatabase(url, tenantSchema, this.#opts.authToken);
+    let db: TenantDatabase;
+    try {
+      db = openDatabase(url, tenantSchema, this.#opts.authToken);
+    } catch (err) {
+      throw new PartnerUnavailableError(partnerId, `open failed (${errorCode(err)})`, { cause: err });
+    }
     try {
       await this.locks.run(partnerId, () => db.migrate("tenant"));
     } catch (err) {
       db.close();
-      throw err;
+      throw new PartnerUnavailableError(partnerId, `migration failed (${errorCode(err)})`, { cause: err });
     }
     const handle: TenantHandle = { partnerId, db, inFlight: 0, memo: new Map() };
     this.#cache.set(partnerId, handle);
