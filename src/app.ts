@@ -44,6 +44,13 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     c.res.headers.set("X-Content-Type-Options", "nosniff");
     // Per-caller data: shared caches must not keep it, private ones must revalidate.
     if (c.req.header("authorization") !== undefined && !c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", CACHE_CONTROL_PRIVATE);
+    if (c.req.method === "HEAD" && c.res.body) {
+      // HEAD runs the GET; its Content-Length must be the GET's, not the empty body's (RFC 9110 §9.3.2).
+      const length = (await c.res.arrayBuffer()).byteLength;
+      const headers = new Headers(c.res.headers);
+      headers.set("Content-Length", String(length));
+      c.res = new Response(null, { status: c.res.status, headers });
+    }
   });
   if (deps.config.corsOrigins.length > 0) {
     app.use(

@@ -201,3 +201,27 @@ describe("internal errors", () => {
     expect(after.status).toBe(201);
   });
 });
+
+describe("HEAD", () => {
+  test("answers the GET's status, headers and Content-Length with no body, over a real server too", async () => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: env.app.fetch });
+    try {
+      for (const [path, headers] of [
+        ["/healthz", {}],
+        ["/api/assets/openapi.json", {}],
+        [VIEWS, { authorization: `Bearer ${owner}` }],
+      ] as const) {
+        const get = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers });
+        const body = new Uint8Array(await get.arrayBuffer());
+        const head = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: "HEAD", headers });
+        expect(head.status).toBe(get.status);
+        expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+        expect(head.headers.get("content-length")).toBe(String(body.byteLength));
+        expect(body.byteLength).toBeGreaterThan(0);
+        expect((await head.arrayBuffer()).byteLength).toBe(0);
+      }
+    } finally {
+      server.stop(true);
+    }
+  });
+});
