@@ -34,11 +34,32 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$"),
   }));
 
+  // A path that names a static route (`/identifiers/issue`) is that route, even where a
+  // parameterised one (`/identifiers/{id}`) would also match it: its other methods are 405.
+  const staticMethods = new Map<string, Set<string>>();
+  for (const r of routes) {
+    if (r.path.includes("{")) continue;
+    const p = fullPath(r);
+    if (!staticMethods.has(p)) staticMethods.set(p, new Set());
+    staticMethods.get(p)!.add(r.method.toUpperCase());
+  }
+  const allowedAt = (path: string): string[] => {
+    const fixed = staticMethods.get(path);
+    const allowed = fixed ? [...fixed] : [...new Set(table.filter((t) => t.re.test(path)).map((t) => t.method))];
+    if (allowed.includes("GET")) allowed.push("HEAD");
+    return allowed;
+  };
+  const notAllowed = (c: Context, allowed: string[]) =>
+    problemResponse(c, new AppError("method_not_allowed", `${c.req.method} is not allowed here`, { headers: { Allow: allowed.join(", ") } }));
+
   app.use(async (c, next) => {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : deps.newId();
     c.set("requestId" as never, requestId as never);
-    await next();
+    const fixed = staticMethods.get(c.req.path);
+    if (fixed && !fixed.has(c.req.method) && !(c.req.method === "HEAD" && fixed.has("GET")) && c.req.method !== "OPTIONS") {
+      c.res = notAllowed(c, allowedAt(c.req.path));
+    } else await next();
     c.res.headers.set("API-Version", API_VERSION);
     c.res.headers.set("X-Request-Id", requestId);
     c.res.headers.set("X-Content-Type-Options", "nosniff");
@@ -68,14 +89,8 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
 
   app.notFound((c) => {
     const path = c.req.path;
-    const allowed = [...new Set(table.filter((t) => t.re.test(path)).map((t) => t.method))];
-    if (allowed.length > 0) {
-      if (allowed.includes("GET")) allowed.push("HEAD");
-      return problemResponse(
-        c,
-        new AppError("method_not_allowed", `${c.req.method} is not allowed here`, { headers: { Allow: allowed.join(", ") } }),
-      );
-    }
+    const allowed = allowedAt(path);
+    if (allowed.length > 0) return notAllowed(c, allowed);
     return problemResponse(c, new AppError("not_found", `no route for ${c.req.method} ${path}`));
   });
 

@@ -3,7 +3,7 @@
 import { test, expect, afterAll, beforeAll, describe } from "bun:test";
 import { sql } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
-import { createApp } from "../../src/app.ts";
+import { createApp, fullPath } from "../../src/app.ts";
 import { allRoutes } from "../../src/routes.ts";
 import { defineRoute } from "../../src/platform/http/define-route.ts";
 import { withTx } from "../../src/platform/http/context.ts";
@@ -222,6 +222,36 @@ describe("HEAD", () => {
       }
     } finally {
       server.stop(true);
+    }
+  });
+});
+
+describe("static paths beside parameterised ones", () => {
+  test("GET /identifiers/issue is 405 Allow: POST, not a 400 about a UUID; OPTIONS advertises only POST", async () => {
+    const path = `/api/assets/identifiers/issue?partnerId=${P}`;
+    for (const method of ["GET", "PATCH", "DELETE", "OPTIONS"]) {
+      const res = await env.call(method, path, { token: owner });
+      expectProblem(res, 405, "method_not_allowed", method);
+      expect(res.headers.get("allow")).toBe("POST");
+    }
+  });
+
+  test("every static route path answers 405 with exactly its own methods for any other method", async () => {
+    const byPath = new Map<string, Set<string>>();
+    for (const r of allRoutes) {
+      if (r.path.includes("{")) continue;
+      const p = fullPath(r);
+      byPath.set(p, (byPath.get(p) ?? new Set()).add(r.method.toUpperCase()));
+    }
+    for (const [path, methods] of byPath) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        if (methods.has(method)) continue;
+        const res = await env.call(method, `${path}?partnerId=${P}`, { token: owner, body: method === "GET" ? undefined : {} });
+        expectProblem(res, 405, "method_not_allowed", `${method} ${path}`);
+        const allow = new Set((res.headers.get("allow") ?? "").split(", "));
+        for (const m of methods) expect(allow.has(m)).toBe(true);
+        expect(allow.size).toBe(methods.size + (methods.has("GET") ? 1 : 0));
+      }
     }
   });
 });

@@ -279,8 +279,9 @@ describe("routing", () => {
     const checked = await Promise.all(
       allRoutes.map(async (r) => {
         const path = concretePath(r);
-        // Every template the concrete path matches (a static segment can also match `{id}`).
-        const matching = allRoutes.filter((o) => new RegExp("^" + fullPath(o).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$").test(path));
+        // A static path is its own route(s) alone; otherwise every template the concrete path matches.
+        const fixed = allRoutes.filter((o) => !o.path.includes("{") && fullPath(o) === path);
+        const matching = fixed.length > 0 ? fixed : allRoutes.filter((o) => new RegExp("^" + fullPath(o).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$").test(path));
         const used = new Set(matching.map((o) => o.method));
         const wrong = HTTP_METHODS.find((m) => !used.has(m));
         if (!wrong) return 0;
