@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CAPABILITIES, AMS_CAPABILITIES, ROLES } from "../../platform/auth/capabilities.ts";
-import { Instant } from "../../platform/http/common-schemas.ts";
+import { Instant, freeText } from "../../platform/http/common-schemas.ts";
 
 export const CapabilityKey = z.enum(CAPABILITIES as [string, ...string[]]);
 const RoleEnum = z.enum(ROLES);
@@ -19,7 +19,7 @@ export const CapabilityParams = z.strictObject({ key: CapabilityKey });
 export const ReplaceCapability = z
   .strictObject({
     roleDefaults: z.array(RoleEnum).max(ROLES.length),
-    grants: z.array(z.strictObject({ userId: z.string().min(1).max(255), expiresAt: Instant.nullable() })).max(500),
+    grants: z.array(z.strictObject({ userId: freeText(255), expiresAt: Instant.nullable() })).max(500),
   })
   .openapi("ReplaceCapability");
 

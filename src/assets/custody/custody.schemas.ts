@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp } from "../../platform/http/common-schemas.ts";
+import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { Holder } from "../movements/movements.schemas.ts";
 import { CONDITIONS } from "../items/items.dto.ts";
@@ -7,8 +7,8 @@ import { CHECKOUT_STATES, HOLDER_KINDS } from "./custody.states.ts";
 
 export { Holder };
 
-const Note = z.string().trim().max(2000);
-const Reason = z.string().trim().max(1000);
+const Note = freeText(2000, { min: 0, multiline: true });
+const Reason = freeText(1000, { min: 0, multiline: true });
 const OptionalVersion = ExpectedVersion.optional();
 
 export const Checkout = z
@@ -51,7 +51,7 @@ export const ListCheckoutsQuery = z.strictObject({
   state: csvEnum(CHECKOUT_STATES),
   itemId: Id.optional(),
   holderKind: csvEnum(HOLDER_KINDS),
-  holderId: z.string().trim().min(1).max(255).optional(),
+  holderId: freeText(255).optional(),
   overdue: z
     .enum(["true", "false"])
     .transform((v) => v === "true")
@@ -87,7 +87,7 @@ export const AcknowledgeCheckout = z.strictObject({ expectedVersion: OptionalVer
 export const ExtendCheckout = z
   .strictObject({
     dueAt: Instant.openapi({ description: "The new due time; any time in the future" }),
-    reason: z.string().trim().min(1, "required").max(1000),
+    reason: freeText(1000, { multiline: true }),
     expectedVersion: OptionalVersion,
   })
   .openapi("ExtendCheckout");

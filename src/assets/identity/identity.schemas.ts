@@ -1,6 +1,6 @@
 // Request and response schemas of the identity routes (issue, transition, scan).
 import { z } from "@hono/zod-openapi";
-import { Id, ExpectedVersion } from "../../platform/http/common-schemas.ts";
+import { Id, ExpectedVersion, freeText } from "../../platform/http/common-schemas.ts";
 import { Item } from "../items/items.dto.ts";
 import { Checkout } from "../custody/custody.schemas.ts";
 import { IDENTIFIER_SCHEMES } from "./gs1.ts";
@@ -26,7 +26,7 @@ export const IssueIdentifier = z
 export const TransitionIdentifier = z
   .strictObject({
     to: z.enum(IDENTIFIER_STATES),
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: freeText(500, { multiline: true }).optional(),
     expectedVersion: ExpectedVersion.optional(),
   })
   .openapi("TransitionIdentifier");

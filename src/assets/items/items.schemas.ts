@@ -1,6 +1,6 @@
 // Request and response schemas of the item commands and the item detail.
 import { z } from "@hono/zod-openapi";
-import { Id, CalendarDate, ExpectedVersion, Timestamp } from "../../platform/http/common-schemas.ts";
+import { Id, CalendarDate, ExpectedVersion, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { Money } from "../../platform/money/money.ts";
 import { Movement } from "../movements/movements.schemas.ts";
 import { Identifier } from "../identity/identity.dto.ts";
@@ -58,9 +58,9 @@ export const Attributes = z
   })
   .openapi({ type: "object", additionalProperties: true, description: ATTRIBUTES_DESCRIPTION });
 
-const Name = z.string().trim().min(1).max(200);
-const SerialNumber = z.string().trim().min(1).max(128);
-const Reason = z.string().trim().min(1).max(500);
+const Name = freeText(200);
+const SerialNumber = freeText(128);
+const Reason = freeText(500, { multiline: true });
 const Quantity = z.number().int().min(1).max(QUANTITY_MAX);
 
 export const CreateAsset = z

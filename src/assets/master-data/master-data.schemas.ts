@@ -1,7 +1,7 @@
 // Request and response schemas of the master data: locations, parties, agreements,
 // catalogue categories and models, and the uniform settings-record projection.
 import { z } from "@hono/zod-openapi";
-import { Id, CalendarDate, ExpectedVersion, RecordMeta, Timestamp } from "../../platform/http/common-schemas.ts";
+import { Id, CalendarDate, ExpectedVersion, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
 
 export const LOCATION_KINDS = ["site", "building", "room", "bin", "vehicle", "other"] as const;
@@ -26,9 +26,9 @@ export const DEFAULT_TERMS: Record<AgreementKind, AgreementTerms> = {
   service: "owned",
 };
 
-const Name = z.string().trim().min(1).max(200);
-const Code = z.string().trim().min(1).max(64);
-const ShortText = z.string().trim().min(1).max(200);
+const Name = freeText(200);
+const Code = freeText(64);
+const ShortText = freeText(200);
 const Status = z.enum(RECORD_STATUSES).openapi({
   description: "`archived` records stay readable and referenced where they are, but no new record may refer to them.",
 });

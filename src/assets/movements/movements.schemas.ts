@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { Id, Instant } from "../../platform/http/common-schemas.ts";
+import { Id, Instant, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { MOVEMENT_KINDS } from "./movements.service.ts";
 
 export const Holder = z
-  .strictObject({ kind: z.enum(["user", "party", "location"]), id: z.string().min(1).max(255) })
+  .strictObject({ kind: z.enum(["user", "party", "location"]), id: freeText(255) })
   .openapi("Holder", { description: "Who holds an item: a member (user id), a party or a location." });
 
 export const Movement = z
@@ -57,7 +57,7 @@ export const MovementList = listEnvelope(Movement, "MovementList");
 
 export const CorrectMovement = z
   .strictObject({
-    reason: z.string().trim().min(1).max(1000),
+    reason: freeText(1000, { multiline: true }),
     locationId: Id.optional().openapi({ description: "Where the item actually went (or where the event actually happened)." }),
     eventTime: Instant.optional().openapi({ description: "When it actually happened; not in the future." }),
     holder: Holder.optional().openapi({ description: "Who actually took custody. Recorded, not applied to the checkout." }),

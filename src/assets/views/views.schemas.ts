@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp } from "../../platform/http/common-schemas.ts";
+import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/paging.ts";
 import { RegisterListQuery } from "../register/register.schemas.ts";
 import { ListCheckoutsQuery } from "../custody/custody.schemas.ts";
@@ -47,7 +47,7 @@ export const SavedView = z
   })
   .openapi("SavedView");
 
-const Name = z.string().trim().min(1).max(120);
+const Name = freeText(120);
 
 export const CreateSavedView = z.strictObject({ name: Name, surface: z.enum(SURFACES), query: ViewQuery }).openapi("CreateSavedView");
 export const UpdateSavedView = z
@@ -59,7 +59,7 @@ export const SavedViewList = listEnvelope(SavedView, "SavedViewList");
 export const DRAFT_PAYLOAD_MAX = 64 * 1024;
 export const DRAFT_MAX_DAYS = 30;
 export const WorkflowKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "1–128 of A–Z a–z 0–9 . _ : -");
-export const DraftRoute = z.string().trim().min(1).max(256);
+export const DraftRoute = freeText(256);
 export const DraftParams = z.strictObject({ workflowKey: WorkflowKey });
 export const DraftQuery = z.strictObject({ route: DraftRoute });
 export const PutDraft = z

@@ -52,3 +52,22 @@ export const Empty = z.strictObject({}).openapi("Empty");
 
 /** Location header of a created record. */
 export const LocationHeader = { Location: { description: "URL of the created record" } };
+
+// Control characters (C0, DEL, C1) in free text: a NUL would be stored whole and
+// read back cut short (three locations all reading as code "RM1"), and none of
+// them belongs in a name. Multi-line text keeps tab, line feed and carriage return.
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+
+/**
+ * Free text: trimmed, then `min`–`max` characters (min 1 unless given) with no
+ * control characters (`multiline` allows tab and line breaks). Blank is refused.
+ */
+export function freeText(max: number, opts: { min?: number; multiline?: boolean } = {}) {
+  return z
+    .string()
+    .trim()
+    .regex(opts.multiline ? MULTI_LINE : SINGLE_LINE, opts.multiline ? "must not contain control characters other than tab and line breaks" : "must not contain control characters")
+    .min(opts.min ?? 1, (opts.min ?? 1) > 0 ? "must not be blank" : undefined)
+    .max(max);
+}
