@@ -34,3 +34,18 @@ test("a body nested deeper than the bound is 400 at /body and changes nothing, o
   });
   expect(ok.status).toBe(201);
 });
+
+test("a __proto__ key at any depth is 400 at its path instead of vanishing", async () => {
+  const t = await env.token("vic");
+  const cases: Array<[string, string]> = [
+    ['{"name":"V","surface":"owned","query":{"__proto__":{"q":"x"}}}', "/body/query/__proto__"],
+    ['{"__proto__":{"admin":true},"name":"V","surface":"owned","query":{}}', "/body/__proto__"],
+    ['{"name":"V","surface":"owned","query":{"q":["a",{"__proto__":1}]}}', "/body/query/q/1/__proto__"],
+  ];
+  for (const [rawBody, path] of cases) {
+    const r = await env.call("POST", "/api/assets/saved-views?partnerId=acme", { token: t, rawBody, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([{ path, message: "property name not allowed" }]);
+  }
+  expect((await env.call("GET", "/api/assets/saved-views?partnerId=acme", { token: t })).body.total).toBe(0);
+});

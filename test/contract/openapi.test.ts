@@ -118,3 +118,40 @@ describe("inventory drift", () => {
     expect(inventoryOf(buildOpenApiDocument("assets", renamed))).not.toEqual(committed);
   });
 });
+
+describe("the published document is as strict as the server", () => {
+  type Param = { name: string; in: string; schema?: { pattern?: string; type?: string } };
+  const params = async () => {
+    const doc = (await env.call("GET", "/api/assets/openapi.json")).body as Doc & { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+    return Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.parameters ?? []));
+  };
+
+  test("partnerId and Idempotency-Key carry the patterns the server enforces", async () => {
+    const all = await params();
+    const partner = all.filter((p) => p.name === "partnerId");
+    const keys = all.filter((p) => p.name === "idempotency-key");
+    expect(partner.length).toBeGreaterThan(10);
+    expect(keys.length).toBeGreaterThan(10);
+    for (const p of partner) expect(new RegExp(p.schema!.pattern!).test("acme")).toBe(true);
+    for (const p of partner) for (const bad of ["A", "a", "-ab", "ab_c"]) expect(new RegExp(p.schema!.pattern!).test(bad)).toBe(false);
+    for (const k of keys) {
+      const re = new RegExp(k.schema!.pattern!);
+      expect(re.test("k-1")).toBe(true);
+      for (const bad of ["", "has space", "é", "x".repeat(256)]) expect(re.test(bad)).toBe(false);
+    }
+  });
+
+  test("comma-separated enum filters carry a pattern that agrees with the server", async () => {
+    await env.provision("oa-co");
+    await env.member("oa-co", "fox", "viewer");
+    const surfaces = (await params()).find((p) => p.name === "surface" && p.schema?.pattern);
+    expect(surfaces).toBeDefined();
+    const re = new RegExp(surfaces!.schema!.pattern!);
+    const t = await env.token("fox");
+    for (const [value, ok] of [["owned", true], ["owned, loaned", true], ["owned,,loaned", true], ["nope", false], ["owned,nope", false]] as const) {
+      expect(re.test(value)).toBe(ok);
+      const res = await env.call("GET", `/api/assets/saved-views?partnerId=oa-co&surface=${encodeURIComponent(value)}`, { token: t });
+      expect(res.status).toBe(ok ? 200 : 400);
+    }
+  });
+});

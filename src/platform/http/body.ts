@@ -22,6 +22,30 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/**
+ * JSON.parse makes `__proto__` an own property, but copying it into a fresh object
+ * (as schema parsing does) sets the prototype instead, so the key would vanish
+ * silently. Returns the JSON Pointer of the first such key, or undefined. Depth is
+ * already bounded.
+ */
+function prototypeKeyPath(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = prototypeKeyPath(value[i], `${path}/${i}`);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const here = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (key === "__proto__") return here;
+    const hit = prototypeKeyPath((value as Record<string, unknown>)[key], here);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
 /** Reads the raw request body, refusing more than `limit` bytes without buffering all of it. */
 export async function readBodyBytes(c: Context, limit = JSON_BODY_LIMIT): Promise<Uint8Array> {
   const declared = Number(c.req.header("content-length") ?? "NaN");
@@ -67,6 +91,10 @@ export async function readJsonBody(c: Context, optional = false): Promise<unknow
       value = JSON.parse(text);
     } catch {
       throw new AppError("validation_failed", "request body is not valid JSON", { errors: [{ path: "/body", message: "invalid JSON" }] });
+    }
+    const forbidden = prototypeKeyPath(value, "/body");
+    if (forbidden) {
+      throw new AppError("validation_failed", `${forbidden}: property name not allowed`, { errors: [{ path: forbidden, message: "property name not allowed" }] });
     }
   } else if (optional) {
     value = {};

@@ -39,7 +39,7 @@ export const CalendarDate = z
   .openapi({ type: "string", format: "date", example: "2026-11-22" });
 
 export const Timestamp = z.string().openapi({ format: "date-time" });
-export const ExpectedVersion = z.number().int().min(1).openapi({ description: "Current version; 409 version_conflict when stale." });
+export const ExpectedVersion = z.number().int().min(1).max(2_147_483_647).openapi({ description: "Current version; 409 version_conflict when stale." });
 
 export const RecordMeta = {
   id: Id,

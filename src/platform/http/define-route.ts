@@ -71,6 +71,7 @@ export type AnyRoute = RouteSpec<AnyObject, AnyObject, ZodType>;
 
 export const PartnerIdQuery = z
   .string()
+  .regex(PARTNER_ID_RE)
   .openapi({ description: "Partner whose data the request reads or changes.", example: "demo" });
 
 export function defineRoute<P extends AnyObject = z.ZodObject<{}>, Q extends AnyObject = z.ZodObject<{}>, B extends ZodType = z.ZodNever>(
@@ -90,6 +91,8 @@ export function idempotencyMode(route: AnyRoute): IdempotencyMode {
 }
 
 const MUTATING = new Set(["post", "put", "patch", "delete"]);
+/** As the server checks it (validateIdempotencyKey). */
+const IdempotencyKeyHeader = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
 function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) {
@@ -278,7 +281,7 @@ export function toOpenApiRoute(route: AnyRoute) {
     ? ifNoneMatch
     : MUTATING.has(route.method) && idem !== "none"
       ? z.object({
-          "idempotency-key": (idem === "required" ? z.string() : z.string().optional()).openapi({
+          "idempotency-key": (idem === "required" ? IdempotencyKeyHeader : IdempotencyKeyHeader.optional()).openapi({
             description: "1–255 visible ASCII characters; a retry with the same key and request replays the first 2xx response.",
           }),
         })

@@ -48,7 +48,12 @@ export function csvEnum<const T extends readonly [string, ...string[]]>(values: 
       return out;
     })
     .optional()
-    .openapi({ type: "string", description: `Comma-separated: ${values.join(", ")}` });
+    .openapi({
+      type: "string",
+      // Empty entries are ignored, as the server does.
+      pattern: `^\\s*(${values.join("|")})?\\s*(,\\s*(${values.join("|")})?\\s*)*$`,
+      description: `Comma-separated: ${values.join(", ")}`,
+    });
 }
 
 /**
