@@ -79,6 +79,14 @@ for (const family of ["assets", "planning"] as const) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toStartWith("text/html");
       expect(String(res.body)).toContain(`/api/${family}/openapi.json`);
+      // The viewer script is ours, served from the installed package: no CDN, works offline.
+      const scripts = [...String(res.body).matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+      expect(scripts).toEqual([`/api/${family}/docs/viewer.js`]);
+      expect(String(res.body)).not.toMatch(/https?:\/\//);
+      const script = await env.app.fetch(new Request(`http://test.local/api/${family}/docs/viewer.js`));
+      expect(script.status).toBe(200);
+      expect(script.headers.get("content-type")).toStartWith("text/javascript");
+      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     });
   });
 }

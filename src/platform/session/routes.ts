@@ -1,6 +1,7 @@
 // Platform operations: health, the caller's session, and the API documents.
 import { z } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
+import { dirname, join } from "node:path";
 import { defineRoute, type AnyRoute, type Family } from "../http/define-route.ts";
 import { buildOpenApiDocument } from "../openapi/document.ts";
 import { CAPABILITIES } from "../auth/capabilities.ts";
@@ -59,6 +60,10 @@ export const getMe = defineRoute({
   },
 });
 
+// The package exports no path to its browser bundle; it sits beside the entry point.
+const VIEWER_BUNDLE = join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js");
+let viewerScript: ReturnType<typeof Bun.file> | undefined;
+
 /** openapi.json and docs for a family; the document is built once, on first request. */
 export function documentRoutes(family: Exclude<Family, "platform">, routesOf: () => AnyRoute[]): AnyRoute[] {
   const Cap = family === "assets" ? "Assets" : "Planning";
@@ -77,7 +82,28 @@ export function documentRoutes(family: Exclude<Family, "platform">, routesOf: ()
       return { status: 200, body: new Response(cached, { headers: { "content-type": "application/json" } }) };
     },
   });
-  const reference = Scalar({ url: `/api/${family}/openapi.json`, pageTitle: `${Cap} API reference` });
+  // The viewer script comes from the installed @scalar/api-reference, not a CDN: the
+  // page works offline and cannot change under us between installs.
+  const reference = Scalar({ url: `/api/${family}/openapi.json`, pageTitle: `${Cap} API reference`, cdn: `/api/${family}/docs/viewer.js` });
+  const viewer = defineRoute({
+    family,
+    method: "get",
+    path: "/docs/viewer.js",
+    operationId: `get${Cap}DocsViewer`,
+    summary: "Script of the API reference page (the pinned @scalar/api-reference standalone bundle)",
+    auth: "none",
+    file: import.meta.path,
+    responses: { 200: { description: "JavaScript" } },
+    handler: async () => {
+      viewerScript ??= Bun.file(VIEWER_BUNDLE);
+      return {
+        status: 200,
+        body: new Response(viewerScript, {
+          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
+        }),
+      };
+    },
+  });
   const docs = defineRoute({
     family,
     method: "get",
@@ -89,5 +115,5 @@ export function documentRoutes(family: Exclude<Family, "platform">, routesOf: ()
     responses: { 200: { description: "HTML page" } },
     handler: async (_ctx, _input, c) => ({ status: 200, body: (await reference(c, async () => {})) as Response }),
   });
-  return [openapi, docs];
+  return [openapi, docs, viewer];
 }
