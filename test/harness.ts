@@ -10,6 +10,35 @@ import { mintToken, type MintOptions } from "../src/platform/auth/mint.ts";
 import { upsertMember } from "../src/platform/tenancy/members.ts";
 import type { Role } from "../src/platform/auth/capabilities.ts";
 import { startHranaServer, type HranaServer } from "./fakes/hrana-server.ts";
+import { allRoutes } from "../src/routes.ts";
+import { fullPath } from "../src/app.ts";
+import type { AnyRoute } from "../src/platform/http/define-route.ts";
+
+/** Route templates as regular expressions, static paths first (they win over `{id}`). */
+const ROUTE_TABLE = [...allRoutes]
+  .sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")))
+  .map((r) => ({ route: r, method: r.method.toUpperCase(), re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$") }));
+
+function routeOf(method: string, path: string): AnyRoute | undefined {
+  const m = method === "HEAD" ? "GET" : method;
+  const pathname = path.split("?")[0]!;
+  return ROUTE_TABLE.find((t) => t.method === m && t.re.test(pathname))?.route;
+}
+
+/**
+ * Every 2xx JSON body must parse through the schema its route declares for that
+ * status: the published document may not promise what the server does not send.
+ */
+export function assertDeclaredResponse(method: string, path: string, status: number, body: unknown): void {
+  if (status < 200 || status >= 300 || body === undefined) return;
+  const route = routeOf(method, path);
+  const schema = route?.responses[status]?.schema;
+  if (!route || !schema) return;
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    throw new Error(`${method} ${path} answered ${status} with a body its declared schema refuses: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
+  }
+}
 
 export const TEST_SECRET = "test-secret-of-at-least-32-bytes-long!!";
 
@@ -114,6 +143,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
       } catch {
         /* non-JSON bodies stay text */
       }
+      if ((res.headers.get("content-type") ?? "").startsWith("application/json")) assertDeclaredResponse(method, path, res.status, parsed);
       return { status: res.status, headers: res.headers, body: parsed };
     },
     close() {

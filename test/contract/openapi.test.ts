@@ -163,3 +163,17 @@ describe("the published document is as strict as the server", () => {
     }
   });
 });
+
+describe("responses match their declared schemas", () => {
+  test("the harness refuses a 2xx body its route's schema refuses, and accepts a real one", async () => {
+    const { assertDeclaredResponse } = await import("../harness.ts");
+    expect(() => assertDeclaredResponse("GET", "/api/assets/owned?partnerId=x", 200, { items: "not a list" })).toThrow(/declared schema refuses/);
+    expect(() => assertDeclaredResponse("GET", "/api/assets/items/01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f?partnerId=x", 200, { id: 1 })).toThrow();
+    await env.provision("resp-co");
+    await env.member("resp-co", "rae", "viewer");
+    const res = await env.call("GET", "/api/assets/owned?partnerId=resp-co", { token: await env.token("rae") });
+    expect(res.status).toBe(200);
+    // Static paths win over parameterised ones when finding the route.
+    expect(() => assertDeclaredResponse("POST", "/api/assets/identifiers/issue?partnerId=x", 201, { nonsense: true })).toThrow();
+  });
+});
