@@ -1,31 +1,15 @@
 // Everything the app needs from outside, built once in main.ts and passed in, so
-// tests construct the same app with their own directories, clock and fakes.
+// tests construct the same app with their own directories, clock and fakes. The
+// types live in the platform (src/platform/deps.ts); this file wires them.
+export { systemClock, type Clock, type Deps } from "./platform/deps.ts";
 import type { Config } from "./env.ts";
+import { systemClock, type Deps } from "./platform/deps.ts";
 import { Tenancy } from "./platform/tenancy/tenancy.ts";
 import { TokenVerifier } from "./platform/auth/token.ts";
 import { derivePurposeKey } from "./platform/crypto/keys.ts";
-import { createContentStore, type ContentStore } from "./platform/blobs/content-store.ts";
+import { createContentStore } from "./platform/blobs/content-store.ts";
 import { RateLimiter } from "./platform/ratelimit/rate-limiter.ts";
-import { createLogger, type Logger } from "./platform/log.ts";
-
-export interface Clock {
-  now(): Date;
-}
-
-export interface Deps {
-  config: Config;
-  clock: Clock;
-  newId(): string;
-  tenancy: Tenancy;
-  tokens: TokenVerifier;
-  cursorKey: Uint8Array;
-  contentStore: ContentStore;
-  log: Logger;
-  fetch: typeof fetch;
-  rateLimiter: RateLimiter;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+import { createLogger } from "./platform/log.ts";
 
 export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "config">> = {}): Promise<Deps> {
   const tenancy =

@@ -4,6 +4,9 @@ import { z } from "zod";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import type { Config } from "./platform/config.ts";
+
+export type { Config };
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().default("development"),
@@ -37,29 +40,6 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export interface Config {
-  production: boolean;
-  port: number;
-  tenantsDir: string;
-  tenantDbUrlTemplate: string;
-  tenantDbAuthToken?: string;
-  tenantCacheSize: number;
-  writeLockTimeoutMs: number;
-  jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string };
-  dataKek: Uint8Array;
-  webhookEncryptionKey?: string;
-  contentStore: string;
-  s3: { endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
-  schedulerSecret?: string;
-  jobs: boolean;
-  smtpUrl?: string;
-  messengerA: { apiBase: string; botToken?: string };
-  messengerB: { apiBase: string; botToken?: string };
-  webhookAllowPrivate: boolean;
-  rateLimitPerMinute: number;
-  corsOrigins: string[];
-  logLevel: "debug" | "info" | "warn" | "error" | "silent";
-}
 
 export class ConfigError extends Error {}
 

@@ -7,7 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
-import { canonicalJson } from "../../platform/idempotency/idempotency.ts";
+import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { catalogModels } from "../master-data/master-data.tables.ts";
 import type { LocationAncestor } from "../master-data/master-data.schemas.ts";
 import { requireAgreement, requireCategory, requireLocation, requireModel, requireParty } from "../master-data/master-data.service.ts";

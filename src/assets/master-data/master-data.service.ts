@@ -7,7 +7,7 @@ import { AppError, assertVersion, invalid, notFound } from "../../platform/error
 import { db, newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
 import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
-import { ftsMatchQuery } from "../register/fts-query.ts";
+import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { items } from "../items/items.tables.ts";
 import { agreements, catalogCategories, catalogModels, locations, parties } from "./master-data.tables.ts";
 import {

@@ -6,7 +6,7 @@ import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts"
 import { items } from "../items/items.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../items/items.dto.ts";
-import { ftsMatchQuery } from "./fts-query.ts";
+import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
 
 export type Ownership = ItemRow["ownership"];

@@ -11,7 +11,7 @@ import { items } from "../items/items.tables.ts";
 import { identifiers } from "../identity/identity.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { catalogCategories, locations, parties } from "../master-data/master-data.tables.ts";
-import { ftsMatchQuery } from "./fts-query.ts";
+import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { registerCount, registerFilters, registerPage, summaryQueries } from "./register.service.ts";
 import type { RegisterListQuery } from "./register.schemas.ts";
 

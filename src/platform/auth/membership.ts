@@ -2,7 +2,7 @@
 // must hold an active membership for the caller. Both failures are the same 403.
 import { eq } from "drizzle-orm";
 import { AppError } from "../errors/app-error.ts";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../deps.ts";
 import type { Querier } from "../http/context.ts";
 import type { TenantHandle } from "../tenancy/tenancy.ts";
 import { memberships, capabilitySettings, capabilityGrants } from "./auth.tables.ts";

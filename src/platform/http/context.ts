@@ -2,7 +2,7 @@ import type { Querier as DbQuerier, SnapshotQuery } from "../db/database.ts";
 import type { Claims } from "../auth/token.ts";
 import type { Capability, Role } from "../auth/capabilities.ts";
 import type { TenantHandle, TenantSchema, TenantTx } from "../tenancy/tenancy.ts";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../deps.ts";
 
 /** Anything a service can query: the partner's reader or the open write transaction. */
 export type Querier = DbQuerier<TenantSchema>;

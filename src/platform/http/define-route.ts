@@ -10,7 +10,7 @@ import { AppError, type FieldError } from "../errors/app-error.ts";
 import type { Capability } from "../auth/capabilities.ts";
 import { hasRecentStepUp, type Claims } from "../auth/token.ts";
 import type { RequestCtx } from "./context.ts";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../deps.ts";
 import { resolveMember } from "../auth/membership.ts";
 import { PARTNER_ID_RE } from "../tenancy/tenancy.ts";
 import { runIdempotent, validateIdempotencyKey } from "../idempotency/idempotency.ts";

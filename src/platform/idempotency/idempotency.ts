@@ -8,6 +8,7 @@ import { LockTimeoutError } from "../tenancy/write-lock.ts";
 import type { RouteResult } from "../http/define-route.ts";
 import { inOwnTx, type Querier, type RequestCtx } from "../http/context.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 /** Keys live at least 24 hours; housekeeping removes them after this. */
@@ -21,15 +22,6 @@ export function validateIdempotencyKey(key: string): void {
   }
 }
 
-/** JSON with sorted object keys, so equal requests hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-}
 
 export interface IdempotentRequest {
   key: string;

@@ -6,7 +6,7 @@ import { and, count, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
-import { canonicalJson } from "../idempotency/idempotency.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import { readSnapshot, type Querier, type RequestCtx } from "../http/context.ts";
 import { queryKey } from "../db/database.ts";
 

@@ -1,7 +1,7 @@
 // Membership administration (CLI, first-run demo, tests): the partner database
 // holds the membership, the registry its user → partner index.
 import { eq } from "drizzle-orm";
-import type { Deps } from "../../deps.ts";
+import type { Deps } from "../deps.ts";
 import { memberships } from "../auth/auth.tables.ts";
 import { ROLES, type Role } from "../auth/capabilities.ts";
 

@@ -3,16 +3,20 @@
 // lock per partner.
 import { eq, and } from "drizzle-orm";
 import { existsSync, mkdirSync } from "node:fs";
-import * as tenantSchema from "../../db/tenant-schema.ts";
-import * as registrySchema from "../../db/registry-schema.ts";
 import { partners, userPartners } from "./registry.tables.ts";
 import { openDatabase } from "../db/open.ts";
 import type { Querier, SqlDatabase } from "../db/database.ts";
 import { KeyedMutex } from "./write-lock.ts";
 import { join } from "node:path";
 
-export type TenantSchema = typeof tenantSchema;
-export type RegistrySchema = typeof registrySchema;
+/**
+ * Partner databases open without a schema barrel: the platform knows no domain
+ * tables, and queries name their tables directly (Drizzle's relational `db.query`
+ * API, the only user of a schema, is not used).
+ */
+export type TenantSchema = Record<string, never>;
+export type RegistrySchema = Record<string, never>;
+const NO_SCHEMA: Record<string, never> = {};
 export type TenantDatabase = SqlDatabase<TenantSchema>;
 /** The open write transaction handed to withTx callbacks. */
 export type TenantTx = Querier<TenantSchema>;
@@ -73,7 +77,7 @@ export class Tenancy {
     // The registry is a local file even when partner databases are remote (config
     // does not create TENANTS_DIR for a libsql:// template).
     mkdirSync(this.#opts.tenantsDir, { recursive: true });
-    const registry = openDatabase(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, registrySchema);
+    const registry = openDatabase(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, NO_SCHEMA);
     await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
     this.#registry = registry;
   }
@@ -107,7 +111,7 @@ export class Tenancy {
   /** Creates (for local files), migrates and registers a partner; idempotent. */
   async provision(partnerId: string, name: string, now: string): Promise<{ id: string; name: string; created: boolean }> {
     if (!PARTNER_ID_RE.test(partnerId)) throw new Error(`invalid partnerId ${JSON.stringify(partnerId)}`);
-    const db = openDatabase(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, this.#opts.authToken);
     try {
       await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -129,7 +133,7 @@ export class Tenancy {
   async migrate(partnerId: string): Promise<boolean> {
     if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
     // A direct connection rather than the cache: opening through the cache migrates already.
-    const db = openDatabase(this.urlFor(partnerId), tenantSchema, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, this.#opts.authToken);
     try {
       return await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -194,7 +198,7 @@ export class Tenancy {
     }
     let db: TenantDatabase;
     try {
-      db = openDatabase(url, tenantSchema, this.#opts.authToken);
+      db = openDatabase(url, NO_SCHEMA, this.#opts.authToken);
     } catch (err) {
       throw new PartnerUnavailableError(partnerId, `open failed (${errorCode(err)})`, { cause: err });
     }

@@ -1,0 +1,28 @@
+// What every request and job reaches the outside through: built once by
+// src/deps.ts (createDeps) and passed in, so tests swap directories, clock and fakes.
+import type { Config } from "./config.ts";
+import type { Tenancy } from "./tenancy/tenancy.ts";
+import type { TokenVerifier } from "./auth/token.ts";
+import type { ContentStore } from "./blobs/content-store.ts";
+import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
+import type { Logger } from "./log.ts";
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  newId(): string;
+  tenancy: Tenancy;
+  tokens: TokenVerifier;
+  cursorKey: Uint8Array;
+  contentStore: ContentStore;
+  log: Logger;
+  fetch: typeof fetch;
+  rateLimiter: RateLimiter;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
