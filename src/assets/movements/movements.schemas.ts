@@ -48,7 +48,7 @@ export const ListMovementsQuery = z.strictObject({
   itemId: Id.optional(),
   kind: csvEnum(MOVEMENT_KINDS),
   from: Instant.optional().openapi({ description: "Only movements whose eventTime is at or after this instant (inclusive)." }),
-  to: Instant.optional().openapi({ description: "Only movements whose eventTime is before this instant (exclusive)." }),
+  to: Instant.optional().openapi({ description: "Only movements whose eventTime is before this instant (exclusive). Must be after `from` when both are given (400 otherwise)." }),
   ...PageQueryShape,
 });
 export type ListMovementsQuery = z.output<typeof ListMovementsQuery>;

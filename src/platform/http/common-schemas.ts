@@ -64,10 +64,16 @@ const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
  * control characters (`multiline` allows tab and line breaks). Blank is refused.
  */
 export function freeText(max: number, opts: { min?: number; multiline?: boolean } = {}) {
-  return z
+  const min = opts.min ?? 1;
+  const schema = z
     .string()
     .trim()
     .regex(opts.multiline ? MULTI_LINE : SINGLE_LINE, opts.multiline ? "must not contain control characters other than tab and line breaks" : "must not contain control characters")
-    .min(opts.min ?? 1, (opts.min ?? 1) > 0 ? "must not be blank" : undefined)
+    .min(min, min > 0 ? "must not be blank" : undefined)
     .max(max);
+  // The published pattern says what the checks above mean together (trim removes
+  // exactly what \s matches), so the document refuses what the server refuses.
+  const allowed = opts.multiline ? "[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]" : "[^\\u0000-\\u001f\\u007f-\\u009f]";
+  const pattern = min > 0 ? `^${allowed}*[^\\s\\u0000-\\u001f\\u007f-\\u009f]${allowed}*$` : `^${allowed}*$`;
+  return schema.openapi({ pattern });
 }
