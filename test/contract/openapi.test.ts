@@ -177,3 +177,31 @@ describe("responses match their declared schemas", () => {
     expect(() => assertDeclaredResponse("POST", "/api/assets/identifiers/issue?partnerId=x", 201, { nonsense: true })).toThrow();
   });
 });
+
+test("a handler's body is checked against its declared response schema at compile time", () => {
+  const Thing = z.object({ id: z.string(), count: z.number().int() });
+  const ok = defineRoute({
+    family: "assets",
+    method: "get",
+    path: "/__typed",
+    operationId: "typedOk",
+    summary: "type check only",
+    auth: "none",
+    file: import.meta.path,
+    responses: { 200: { description: "a thing", schema: Thing } },
+    handler: async () => ({ status: 200, body: { id: "a", count: 1 } }),
+  });
+  const drifted = defineRoute({
+    family: "assets",
+    method: "get",
+    path: "/__typed2",
+    operationId: "typedDrift",
+    summary: "type check only",
+    auth: "none",
+    file: import.meta.path,
+    responses: { 200: { description: "a thing", schema: Thing } },
+    // @ts-expect-error `count` must be a number: the published schema says so.
+    handler: async () => ({ status: 200, body: { id: "a", count: "1" } }),
+  });
+  expect([ok.operationId, drifted.operationId]).toEqual(["typedOk", "typedDrift"]);
+});

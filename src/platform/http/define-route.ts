@@ -38,7 +38,30 @@ export interface RouteInput<P, Q, B> {
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType> {
+export interface ResponseDecl {
+  description: string;
+  schema?: ZodType;
+  headers?: Record<string, { description: string }>;
+}
+export type Responses = Record<number, ResponseDecl>;
+
+/** The bodies a route's declared success responses accept (a raw Response for documents and files). */
+type DeclaredBody<R extends Responses> = {
+  [S in keyof R]: R[S] extends { schema: infer Z extends ZodType } ? z.input<Z> : undefined;
+}[keyof R];
+
+/**
+ * What a handler may return: a body one of its declared response schemas accepts,
+ * so a DTO that drifts from the published schema fails to compile. (The status is
+ * a plain number: literal statuses would need `as const` in every handler.)
+ */
+export interface ResultOf<R extends Responses> {
+  status: number;
+  body?: DeclaredBody<R> | Response;
+  headers?: Record<string, string>;
+}
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType, R extends Responses = Responses> {
   family: Family;
   method: HttpMethod;
   /** Family-relative path in OpenAPI syntax, e.g. `/checkouts/{id}/extend`. */
@@ -57,14 +80,14 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   query?: Q;
   body?: B;
   /** Success responses: status → schema and description. */
-  responses: Record<number, { description: string; schema?: ZodType; headers?: Record<string, { description: string }> }>;
+  responses: R;
   /** Extra problem statuses this route can answer (401/403/400/429/500 are added for session routes). */
   problems?: number[];
   /** GETs: what the representation depends on besides the data and the caller (default `data`). */
   freshness?: Freshness;
   /** Source file, for `npm run routes`. */
   file: string;
-  handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>, c: Context) => Promise<RouteResult>;
+  handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>, c: Context) => Promise<ResultOf<R>>;
 }
 
 export type AnyRoute = RouteSpec<AnyObject, AnyObject, ZodType>;
@@ -74,9 +97,12 @@ export const PartnerIdQuery = z
   .regex(PARTNER_ID_RE)
   .openapi({ description: "Partner whose data the request reads or changes.", example: "demo" });
 
-export function defineRoute<P extends AnyObject = z.ZodObject<{}>, Q extends AnyObject = z.ZodObject<{}>, B extends ZodType = z.ZodNever>(
-  spec: RouteSpec<P, Q, B>,
-): AnyRoute {
+export function defineRoute<
+  P extends AnyObject = z.ZodObject<{}>,
+  Q extends AnyObject = z.ZodObject<{}>,
+  B extends ZodType = z.ZodNever,
+  const R extends Responses = Responses,
+>(spec: RouteSpec<P, Q, B, R>): AnyRoute {
   return spec as unknown as AnyRoute;
 }
 

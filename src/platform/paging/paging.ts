@@ -79,10 +79,11 @@ export class FilterSet {
   }
 }
 
-export function listEnvelope<T extends z.ZodType>(itemSchema: T, name: string, listKey = "items") {
+export function listEnvelope<T extends z.ZodType, K extends string = "items">(itemSchema: T, name: string, listKey: K = "items" as K) {
+  const list = { [listKey]: z.array(itemSchema) } as { [P in K]: z.ZodArray<T> };
   return z
     .object({
-      [listKey]: z.array(itemSchema),
+      ...list,
       nextCursor: z.string().nullable(),
       limit: z.number().int(),
       total: z.number().int(),
