@@ -69,8 +69,9 @@ test("no query the document allows is refused for its shape", async () => {
           throw new Error(`${op.operationId}: ${url} → ${JSON.stringify(res.body.errors)}`);
         }
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 40), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261123 },
+      // Fewer runs over the loopback libSQL server: the point there is the driver, not the document.
+      { numRuns: Number(process.env.FUZZ_RUNS ?? (env.driver === "libsql" ? 8 : 40)), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261123 },
     );
   }
   expect(operations).toBeGreaterThan(15);
-});
+}, 120_000);

@@ -22,6 +22,7 @@ import { toItemDto, type ItemDto, type ItemRow } from "./items.dto.ts";
 import { assertLifecycleMove, deriveAvailability, refreshAvailability } from "./items.state.ts";
 import { moveContents } from "./containment.ts";
 import type { ActivateItem, ConsumeItem, CreateAsset, MoveItem, UpdateItem } from "./items.schemas.ts";
+import { insertRow } from "../../platform/db/insert-row.ts";
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 type HistoryRow = typeof itemHistory.$inferSelect;
@@ -46,7 +47,7 @@ export async function recordItemHistory(
   data: Record<string, unknown>,
   reason: string | null = null,
 ): Promise<void> {
-  await tx.insert(itemHistory).values({ id: ctx.deps.newId(), itemId, kind, actorId: ctx.userId, recordedAt: ctx.nowIso, reason, data });
+  await insertRow(tx, itemHistory, { id: ctx.deps.newId(), itemId, kind, actorId: ctx.userId, recordedAt: ctx.nowIso, reason, data });
 }
 
 /** The item's open checkout (state checked_out), or null. */
@@ -149,7 +150,7 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
       locationId: input.locationId,
       containerId: null,
     };
-    await tx.insert(items).values(row);
+    await insertRow(tx, items, row);
     await recordMovement(ctx, tx, {
       itemId: row.id,
       kind: "registered",

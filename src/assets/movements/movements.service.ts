@@ -14,6 +14,7 @@ import { requireLocation } from "../master-data/master-data.service.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { movements } from "./movements.tables.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
+import { insertRow } from "../../platform/db/insert-row.ts";
 
 export const MOVEMENT_KINDS = [
   "registered",
@@ -133,7 +134,7 @@ export async function appendMovement(tx: Querier, f: MovementFields, newId: () =
     reason: f.reason ?? null,
     data: f.data ?? {},
   };
-  await tx.insert(movements).values(row);
+  await insertRow(tx, movements, row);
   return row;
 }
 

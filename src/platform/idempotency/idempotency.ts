@@ -9,6 +9,7 @@ import type { RouteResult } from "../http/define-route.ts";
 import { inOwnTx, type Querier, type RequestCtx } from "../http/context.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
+import { insertRow } from "../db/insert-row.ts";
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 /** Keys live at least 24 hours; housekeeping removes them after this. */
@@ -33,9 +34,10 @@ export interface IdempotentRequest {
 }
 
 /**
- * The two statements every keyed write runs, built once per writer: on bun:sqlite
- * the open transaction is always the same writer, so Drizzle builds their SQL once
- * instead of on every request (a remote transaction is new each time and builds them anew).
+ * The key lookup every keyed write runs, built once per writer: on bun:sqlite the
+ * open transaction is always the same writer, so Drizzle builds its SQL once
+ * instead of on every request (a remote transaction is new each time and builds it
+ * anew). The insert goes through insertRow for the same reason.
  */
 const keyStatements = new WeakMap<object, ReturnType<typeof buildKeyStatements>>();
 const ph = (name: string) => sql.placeholder(name);
@@ -53,20 +55,6 @@ function buildKeyStatements(tx: Querier) {
           eq(idempotencyKeys.key, ph("key")),
         ),
       )
-      .prepare(),
-    insert: tx
-      .insert(idempotencyKeys)
-      .values({
-        userId: ph("userId"),
-        method: ph("method"),
-        route: ph("route"),
-        key: ph("key"),
-        fingerprint: ph("fingerprint"),
-        status: ph("status"),
-        body: ph("body"),
-        headers: ph("headers"),
-        createdAt: ph("createdAt"),
-      })
       .prepare(),
   };
 }
@@ -112,7 +100,7 @@ export async function runIdempotent(
       }
       const result = await run();
       if (result.status >= 200 && result.status < 300) {
-        await stmts.insert.run({
+        await insertRow(tx, idempotencyKeys, {
           ...keyOf,
           fingerprint,
           status: result.status,

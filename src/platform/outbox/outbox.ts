@@ -1,6 +1,7 @@
 // Domain events for webhooks (contract §10), written with the change they describe.
 import type { Querier, RequestCtx } from "../http/context.ts";
 import { outbox } from "./outbox.tables.ts";
+import { insertRow } from "../db/insert-row.ts";
 
 export const EVENT_KINDS = [
   "asset.created",
@@ -27,7 +28,7 @@ export async function appendEvent(
   event: { kind: EventKind; aggregateId: string; occurredAt: string; data: Record<string, unknown> },
 ): Promise<string> {
   const id = ctx.deps.newId();
-  await tx.insert(outbox).values({
+  await insertRow(tx, outbox, {
     id,
     kind: event.kind,
     aggregateId: event.aggregateId,
