@@ -45,14 +45,17 @@ export interface SqlDatabase<S extends Record<string, unknown>> {
    */
   snapshot<const T extends readonly unknown[]>(queries: { [K in keyof T]: SnapshotQuery<T[K]> }): Promise<T>;
   /**
-   * Changes exactly when any connection, in this process or another, committed to
-   * the database since the last call. Undefined where freshness cannot be proven
-   * (a remote server), which turns caching and conditional reads off.
+   * Changes exactly when any connection, in this process or another, has committed
+   * to the database. Read at most once per event-loop turn: a commit through this
+   * database's own writer shows at once, another process's from the next turn.
+   * Undefined where freshness cannot be proven (a remote server), which turns
+   * caching and conditional reads off.
    */
   dataVersion(): string | undefined;
   /**
-   * The first column of the first row of a constant query on the reader, read at
-   * once from a cached statement; undefined where that would need a round trip (remote).
+   * The first column of the first row of a constant query on the reader (at most
+   * once per event-loop turn, like dataVersion); undefined where that would need a
+   * round trip (remote).
    */
   peek(sql: string): unknown;
   /** Plain SQL on the reader (tests, EXPLAIN QUERY PLAN). */
