@@ -28,11 +28,18 @@ test("a reservation whose window ended unstarted is cancelled as expired and rel
   });
   expect(r.status).toBe(201);
 
-  // Before the window ends nothing happens.
-  clock.advance(90 * 60_000);
+  // Availability describes now: the window starts in an hour.
+  expect((await env.call("GET", url(`/items/${item.body.id}`), { token: t })).body.availability).toBe("available");
   let [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
   expect(outcome).toMatchObject({ status: "succeeded", processed: 0 });
+
+  // Inside the window the job makes the item reserved; nothing expires yet.
+  clock.advance(90 * 60_000);
+  [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
+  expect(outcome).toMatchObject({ status: "succeeded", processed: 1, detail: "expired reservations 0, windows started 1" });
   expect((await env.call("GET", url(`/items/${item.body.id}`), { token: t })).body.availability).toBe("reserved");
+  [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });
+  expect(outcome).toMatchObject({ status: "succeeded", processed: 0 });
 
   clock.advance(60 * 60_000);
   [outcome] = await runJob(env.deps, reservationsJob, { partnerId: "acme" });

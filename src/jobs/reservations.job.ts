@@ -1,6 +1,7 @@
 // Every minute: reservations whose window ended unstarted are cancelled as expired,
-// releasing the item's `reserved` availability. Batches of 500, one transaction each.
-import { expireReservations } from "../assets/custody/custody.service.ts";
+// releasing the item's `reserved` availability; items whose reservation window has
+// started become `reserved`. Batches of 500, one transaction each.
+import { expireReservations, startReservationWindows } from "../assets/custody/custody.service.ts";
 import type { PartnerJob } from "./registry.ts";
 
 const BATCH = 500;
@@ -17,6 +18,8 @@ export const reservationsJob: PartnerJob = {
       total += n;
       if (n < BATCH || ctx.signal.aborted) break;
     }
-    return { processed: total, detail: `expired reservations ${total}` };
+    // One pass: items whose reservation window has started now read `reserved`.
+    const started = await ctx.withTx((tx) => startReservationWindows(tx, nowIso, BATCH));
+    return { processed: total + started, detail: `expired reservations ${total}, windows started ${started}` };
   },
 };

@@ -3,7 +3,7 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave), writes a checkout_events row (the
 // checkout's own history) and appends the step to the item's movement chronology.
-import { and, desc, eq, gt, gte, inArray, lt, lte, ne, or } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
@@ -514,6 +514,30 @@ export const SYSTEM_ACTOR = "system";
  * `reservation_cancelled` movement (data.expired, actor `system`; no outbox event,
  * so appendMovement without a request). At most `limit` per call.
  */
+/**
+ * Items still `available` whose reservation window has started become `reserved`
+ * (availability describes now; a reservation for next week leaves the item
+ * available until then). At most `limit` items per call; returns how many changed.
+ */
+export async function startReservationWindows(tx: Querier, nowIso: string, limit = 500): Promise<number> {
+  const started = await tx
+    .selectDistinct({ itemId: checkouts.itemId })
+    .from(checkouts)
+    .innerJoin(items, eq(items.id, checkouts.itemId))
+    .where(
+      and(
+        eq(checkouts.state, "reserved"),
+        lte(checkouts.startsAt, nowIso),
+        or(isNull(checkouts.endsAt), gt(checkouts.endsAt, nowIso)),
+        eq(items.availability, "available"),
+      ),
+    )
+    .limit(limit);
+  let changed = 0;
+  for (const { itemId } of started) if ((await refreshAvailability(tx, itemId, nowIso)) !== "available") changed++;
+  return changed;
+}
+
 export async function expireReservations(tx: Querier, nowIso: string, newId: () => string, limit = 500): Promise<number> {
   const ended = await tx
     .select()

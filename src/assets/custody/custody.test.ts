@@ -10,6 +10,7 @@ import { locations, parties } from "../master-data/master-data.tables.ts";
 import { items } from "../items/items.tables.ts";
 import { movements } from "../movements/movements.tables.ts";
 import { routes } from "./index.ts";
+import { startReservationWindows } from "./custody.service.ts";
 
 const P = "acme";
 const HOUR = 3_600_000;
@@ -118,7 +119,12 @@ describe("a projector's week", () => {
     expect(r.body).toMatchObject({ state: "reserved", holder: { kind: "user", id: "alice" }, startsAt: at(7 * DAY), endsAt: at(9 * DAY), dueAt: null, version: 1, overdue: false, createdBy: "op-1" });
     expect(r.headers.get("location")).toBe(`/api/assets/checkouts/${r.body.id}?partnerId=${P}`);
     state.aliceRes = r.body.id;
-    expect((await itemRow(ids.item)).availability).toBe("reserved");
+    // Availability describes now: reserved next week, available today; the item's
+    // detail shows the reservation as upcoming.
+    expect((await itemRow(ids.item)).availability).toBe("available");
+    const detail = await env.call("GET", `/api/assets/items/${ids.item}?partnerId=${P}`, { token: await tok("op-1") });
+    expect(detail.body.availability).toBe("available");
+    expect(JSON.stringify(detail.body.custody)).toContain(state.aliceRes);
 
     const clash = await call("POST", "/reservations", {
       itemId: ids.item,
@@ -176,7 +182,7 @@ describe("a projector's week", () => {
     state.direct = res.body.id;
     const item = await itemRow(ids.item);
     expect(item.availability).toBe("checked_out");
-    expect(item.version).toBe(3); // reserved (+1), checked_out (+1)
+    expect(item.version).toBe(2); // checked_out (+1); next week's reservation changed nothing yet
 
     const again = await call("POST", "/checkouts", { ...body, dueAt: at(2 * DAY) });
     expectProblem(again, 409, "state_conflict");
@@ -243,18 +249,26 @@ describe("a projector's week", () => {
     expect(detail.body.overdue).toBe(true);
   });
 
-  test("returned before next week: the item is reserved again", async () => {
+  test("returned before next week: the item is available until the reservation starts", async () => {
     const res = await call("POST", `/checkouts/${state.direct}/return`, { note: "all fine" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ state: "returned", returnedAt: at(3 * DAY + HOUR), returnCondition: null, returnLocationId: ids.warehouse, overdue: false, version: 2 });
     const item = await itemRow(ids.item);
-    expect(item).toMatchObject({ availability: "reserved", condition: "good", locationId: ids.warehouse });
+    expect(item).toMatchObject({ availability: "available", condition: "good", locationId: ids.warehouse });
     expectProblem(await call("POST", `/checkouts/${state.direct}/return`, {}), 409, "state_conflict");
     expect((await call("GET", "/checkouts?overdue=true")).body.total).toBe(0);
   });
 
   test("the reservation is started next week by its holder only", async () => {
     clock.advance(4 * DAY); // T+7d+1h
+    // The window has started: the reservations job makes the item reserved.
+    const h = await env.deps.tenancy.acquire(P);
+    try {
+      expect(await env.deps.tenancy.writeTx(h, (tx) => startReservationWindows(tx, clock.now().toISOString()))).toBe(1);
+    } finally {
+      env.deps.tenancy.release(h);
+    }
+    expect((await itemRow(ids.item)).availability).toBe("reserved");
     const body = { itemId: ids.item, reservationId: state.aliceRes, dueAt: at(8 * DAY) };
     expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "bob" } }), 409, "state_conflict");
     expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 7 }), 409, "version_conflict");

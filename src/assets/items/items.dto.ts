@@ -35,7 +35,7 @@ export const Item = z
     availability: z.enum(AVAILABILITIES).openapi({
       description:
         "Derived, never set directly (contract §9): in_maintenance, then on_hold (quality status other than released), in_transit, " +
-        "checked_out, reserved (an open reservation exists, starting now or later), else available. It describes custody and holds, " +
+        "checked_out, reserved (a reservation whose window has started and not ended; the reservations job flips an item within a minute of its window starting — upcoming reservations are listed in the item detail), else available. It describes custody and holds now, " +
         "not the lifecycle: a planned, retired, disposed or consumed item reads `available` here and is still refused by commands " +
         "its lifecycle does not allow.",
     }),

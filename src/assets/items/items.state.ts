@@ -61,15 +61,18 @@ export async function refreshAvailability(
   )[0];
   if (!item) throw new AppError("not_found", "item not found");
   const custody = await tx
-    .select({ state: checkouts.state })
+    .select({ state: checkouts.state, startsAt: checkouts.startsAt, endsAt: checkouts.endsAt })
     .from(checkouts)
     .where(and(eq(checkouts.itemId, itemId), inArray(checkouts.state, ["reserved", "checked_out"])));
+  // Availability describes now: a reservation counts once its window has started
+  // (the reservations job flips items whose window starts later).
+  const reservedNow = (c: { startsAt: string; endsAt: string | null }) => c.startsAt <= nowIso && (c.endsAt === null || c.endsAt > nowIso);
   const availability = deriveAvailability({
     lifecycle: item.lifecycle,
     qualityStatus: item.qualityStatus,
     inTransit: opts.inTransit ?? item.availability === "in_transit",
     checkedOut: custody.some((c) => c.state === "checked_out"),
-    reserved: custody.some((c) => c.state === "reserved"),
+    reserved: custody.some((c) => c.state === "reserved" && reservedNow(c)),
   });
   if (availability !== item.availability) {
     const version = opts.versionBumped ? item.version : item.version + 1;
