@@ -6,6 +6,7 @@ import { sqliteTable, text, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
+import { changesOf, loadOr404, saveVersion } from "../../platform/db/records.ts";
 import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { items } from "../items/items.tables.ts";
@@ -146,16 +147,6 @@ async function inSnapshot<A, B>(
   return readSnapshot<[A, B]>(ctx, (q) => [a(q), b(q)]);
 }
 
-/** The fields of `patch` that differ from `row`; an empty result means the PATCH changes nothing. */
-function changesOf<R extends object>(row: R, patch: Partial<R>): Partial<R> {
-  const out: Partial<R> = {};
-  for (const key of Object.keys(patch) as Array<keyof R>) {
-    const v = patch[key];
-    if (v !== undefined && v !== row[key]) out[key] = v;
-  }
-  return out;
-}
-
 const ftsRowids = (table: "locations_fts" | "parties_fts", match: string) =>
   sql.raw(`(SELECT rowid FROM ${table} WHERE ${table} MATCH `).append(sql`${match})`);
 
@@ -184,12 +175,6 @@ function catalogText(text: string, ...cols: SQL[]): SQL {
 }
 
 // ---------------------------------------------------------------- locations
-
-async function loadLocation(q: Querier, id: string): Promise<LocationRow> {
-  const row = (await q.select().from(locations).where(eq(locations.id, id)))[0];
-  if (!row) throw notFound("location");
-  return row;
-}
 
 async function assertLocationCodeFree(q: Querier, code: string, exceptId?: string): Promise<void> {
   const clash = (await q.select({ id: locations.id }).from(locations).where(eq(locations.code, code)))[0];
@@ -226,7 +211,7 @@ export async function getLocation(ctx: RequestCtx, id: string): Promise<Location
 
 export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateLocation): Promise<LocationDto> {
   return withTx(ctx, async (tx) => {
-    const row = await loadLocation(tx, id);
+    const row = await loadOr404(tx, locations, id, "location");
     const { expectedVersion, ...fields } = input;
     const change = changesOf(row, fields);
     // 400s for referenced ids come before the 409s.
@@ -261,24 +246,11 @@ export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateL
     }
     if (change.status === "active" && parentId !== null && change.parentId === undefined) {
       // Reactivating under an archived parent would leave an active location inside an archived one.
-      const parent = await loadLocation(tx, parentId);
+      const parent = await loadOr404(tx, locations, parentId, "location");
       if (parent.status !== "active") throw new AppError("state_conflict", "the parent location is archived; unarchive it first");
     }
 
-    const next: LocationRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
-    await tx
-      .update(locations)
-      .set({
-        name: next.name,
-        kind: next.kind,
-        code: next.code,
-        parentId: next.parentId,
-        status: next.status,
-        version: next.version,
-        updatedAt: next.updatedAt,
-      })
-      .where(eq(locations.id, id));
-    return toLocationDto(next);
+    return toLocationDto(await saveVersion(tx, locations, row, change, ctx.nowIso));
   });
 }
 
@@ -304,12 +276,6 @@ export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Pro
 
 // ---------------------------------------------------------------- parties
 
-async function loadParty(q: Querier, id: string): Promise<PartyRow> {
-  const row = (await q.select().from(parties).where(eq(parties.id, id)))[0];
-  if (!row) throw notFound("party");
-  return row;
-}
-
 export async function createParty(ctx: RequestCtx, input: CreateParty): Promise<PartyDto> {
   return withTx(ctx, async (tx) => {
     const row: PartyRow = {
@@ -325,23 +291,18 @@ export async function createParty(ctx: RequestCtx, input: CreateParty): Promise<
 }
 
 export async function getParty(ctx: RequestCtx, id: string): Promise<PartyDto> {
-  return toPartyDto(await loadParty(db(ctx), id));
+  return toPartyDto(await loadOr404(db(ctx), parties, id, "party"));
 }
 
 export async function updateParty(ctx: RequestCtx, id: string, input: UpdateParty): Promise<PartyDto> {
   return withTx(ctx, async (tx) => {
-    const row = await loadParty(tx, id);
+    const row = await loadOr404(tx, parties, id, "party");
     const { expectedVersion, ...fields } = input;
     assertVersion("party", row, expectedVersion);
     const change = changesOf(row, fields);
     if (Object.keys(change).length === 0) return toPartyDto(row);
     // Archiving keeps existing references (items, agreements); only new ones are refused.
-    const next: PartyRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
-    await tx
-      .update(parties)
-      .set({ name: next.name, kind: next.kind, externalRef: next.externalRef, status: next.status, version: next.version, updatedAt: next.updatedAt })
-      .where(eq(parties.id, id));
-    return toPartyDto(next);
+    return toPartyDto(await saveVersion(tx, parties, row, change, ctx.nowIso));
   });
 }
 
@@ -366,12 +327,6 @@ export async function listParties(ctx: RequestCtx, q: ListPartiesQuery): Promise
 
 // ---------------------------------------------------------------- agreements
 
-async function loadAgreement(q: Querier, id: string): Promise<AgreementRow> {
-  const row = (await q.select().from(agreements).where(eq(agreements.id, id)))[0];
-  if (!row) throw notFound("agreement");
-  return row;
-}
-
 export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): Promise<AgreementDto> {
   if (input.endsOn !== undefined && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
   return withTx(ctx, async (tx) => {
@@ -392,13 +347,13 @@ export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): 
 }
 
 export async function getAgreement(ctx: RequestCtx, id: string): Promise<AgreementDto> {
-  return toAgreementDto(await loadAgreement(db(ctx), id));
+  return toAgreementDto(await loadOr404(db(ctx), agreements, id, "agreement"));
 }
 
 export async function updateAgreement(ctx: RequestCtx, id: string, input: UpdateAgreement): Promise<AgreementDto> {
   if (input.startsOn !== undefined && input.endsOn && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
   return withTx(ctx, async (tx) => {
-    const row = await loadAgreement(tx, id);
+    const row = await loadOr404(tx, agreements, id, "agreement");
     const { expectedVersion, ...fields } = input;
     const change = changesOf(row, fields);
     if (change.partyId) await requireParty(tx, change.partyId, "/body/partyId");
@@ -409,22 +364,7 @@ export async function updateAgreement(ctx: RequestCtx, id: string, input: Update
     }
     assertVersion("agreement", row, expectedVersion);
     if (Object.keys(change).length === 0) return toAgreementDto(row);
-    const next: AgreementRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
-    await tx
-      .update(agreements)
-      .set({
-        kind: next.kind,
-        partyId: next.partyId,
-        startsOn: next.startsOn,
-        endsOn: next.endsOn,
-        reference: next.reference,
-        terms: next.terms,
-        status: next.status,
-        version: next.version,
-        updatedAt: next.updatedAt,
-      })
-      .where(eq(agreements.id, id));
-    return toAgreementDto(next);
+    return toAgreementDto(await saveVersion(tx, agreements, row, change, ctx.nowIso));
   });
 }
 
@@ -449,18 +389,6 @@ export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): P
 }
 
 // ---------------------------------------------------------------- catalogue
-
-async function loadCategory(q: Querier, id: string): Promise<CategoryRow> {
-  const row = (await q.select().from(catalogCategories).where(eq(catalogCategories.id, id)))[0];
-  if (!row) throw notFound("category");
-  return row;
-}
-
-async function loadModel(q: Querier, id: string): Promise<ModelRow> {
-  const row = (await q.select().from(catalogModels).where(eq(catalogModels.id, id)))[0];
-  if (!row) throw notFound("model");
-  return row;
-}
 
 async function assertCategoryCodeFree(q: Querier, code: string, exceptId?: string): Promise<void> {
   const clash = (await q.select({ id: catalogCategories.id }).from(catalogCategories).where(eq(catalogCategories.code, code)))[0];
@@ -504,7 +432,7 @@ export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogC
 
 export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateCatalogCategory): Promise<CatalogCategoryDto> {
   return withTx(ctx, async (tx) => {
-    const row = await loadCategory(tx, id);
+    const row = await loadOr404(tx, catalogCategories, id, "category");
     const { expectedVersion, ...fields } = input;
     assertVersion("category", row, expectedVersion);
     const change = changesOf(row, fields);
@@ -518,12 +446,7 @@ export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateC
         .limit(1);
       if (live.length) throw new AppError("state_conflict", "the category still has active models; archive or move them first");
     }
-    const next: CategoryRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
-    await tx
-      .update(catalogCategories)
-      .set({ name: next.name, code: next.code, status: next.status, version: next.version, updatedAt: next.updatedAt })
-      .where(eq(catalogCategories.id, id));
-    return toCategoryDto(next);
+    return toCategoryDto(await saveVersion(tx, catalogCategories, row, change, ctx.nowIso));
   });
 }
 
@@ -544,35 +467,22 @@ export async function createModel(ctx: RequestCtx, input: CreateCatalogModel): P
 }
 
 export async function getModel(ctx: RequestCtx, id: string): Promise<CatalogModelDto> {
-  return toModelDto(await loadModel(db(ctx), id));
+  return toModelDto(await loadOr404(db(ctx), catalogModels, id, "model"));
 }
 
 export async function updateModel(ctx: RequestCtx, id: string, input: UpdateCatalogModel): Promise<CatalogModelDto> {
   return withTx(ctx, async (tx) => {
-    const row = await loadModel(tx, id);
+    const row = await loadOr404(tx, catalogModels, id, "model");
     const { expectedVersion, ...fields } = input;
     const change = changesOf(row, fields);
     if (change.categoryId) await requireCategory(tx, change.categoryId, "/body/categoryId");
     assertVersion("model", row, expectedVersion);
     if (Object.keys(change).length === 0) return toModelDto(row);
     if (change.status === "active" && change.categoryId === undefined) {
-      const category = await loadCategory(tx, row.categoryId);
+      const category = await loadOr404(tx, catalogCategories, row.categoryId, "category");
       if (category.status !== "active") throw new AppError("state_conflict", "the model's category is archived; unarchive it first");
     }
-    const next: ModelRow = { ...row, ...change, version: row.version + 1, updatedAt: ctx.nowIso };
-    await tx
-      .update(catalogModels)
-      .set({
-        name: next.name,
-        categoryId: next.categoryId,
-        manufacturer: next.manufacturer,
-        modelNumber: next.modelNumber,
-        status: next.status,
-        version: next.version,
-        updatedAt: next.updatedAt,
-      })
-      .where(eq(catalogModels.id, id));
-    return toModelDto(next);
+    return toModelDto(await saveVersion(tx, catalogModels, row, change, ctx.nowIso));
   });
 }
 
