@@ -1,7 +1,7 @@
 // createApp(deps): the one Hono app serving both families and the platform routes.
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
-import { AppError, problemBody } from "./platform/errors/app-error.ts";
+import { AppError, errorFacts, problemBody } from "./platform/errors/app-error.ts";
 import { LockTimeoutError } from "./platform/tenancy/write-lock.ts";
 import { PartnerUnavailableError } from "./platform/tenancy/tenancy.ts";
 import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
@@ -14,6 +14,11 @@ export const FAMILY_PREFIX: Record<Family, string> = { assets: "/api/assets", pl
 
 export function fullPath(route: AnyRoute): string {
   return FAMILY_PREFIX[route.family] + route.path;
+}
+
+/** The route's full path as an exact-match pattern (`{param}` is one segment). */
+export function routePattern(route: AnyRoute): RegExp {
+  return new RegExp("^" + fullPath(route).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$");
 }
 
 function honoPath(openApiPath: string): string {
@@ -31,7 +36,7 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
   const table = routes.map((r) => ({
     method: r.method.toUpperCase(),
     // Exact paths only: Hono routes strictly, so `/x/` is not `/x` and must be a 404, not a 405.
-    re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$"),
+    re: routePattern(r),
   }));
 
   // A path that names a static route (`/identifiers/issue`) is that route, even where a
@@ -105,14 +110,7 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
       return problemResponse(c, new AppError("service_unavailable", "the partner's writes are backed up; retry shortly", { headers: { "Retry-After": "1" } }));
     }
     // Only the error's class and driver code: messages can carry SQL parameters.
-    const cause = (err as { cause?: { code?: unknown } }).cause;
-    deps.log.error("unhandled error", {
-      requestId: c.get("requestId" as never),
-      route: c.req.routePath,
-      method: c.req.method,
-      error: err instanceof Error ? err.name : typeof err,
-      code: (err as { code?: unknown }).code ?? cause?.code,
-    });
+    deps.log.error("unhandled error", { requestId: c.get("requestId" as never), route: c.req.routePath, method: c.req.method, ...errorFacts(err) });
     return problemResponse(c, new AppError("internal_error", "an unexpected error occurred"));
   });
   return app;

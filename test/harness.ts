@@ -11,13 +11,13 @@ import { upsertMember } from "../src/platform/tenancy/members.ts";
 import type { Role } from "../src/platform/auth/capabilities.ts";
 import { startHranaServer, type HranaServer } from "./fakes/hrana-server.ts";
 import { allRoutes } from "../src/routes.ts";
-import { fullPath } from "../src/app.ts";
+import { routePattern } from "../src/app.ts";
 import type { AnyRoute } from "../src/platform/http/define-route.ts";
 
 /** Route templates as regular expressions, static paths first (they win over `{id}`). */
 const ROUTE_TABLE = [...allRoutes]
   .sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")))
-  .map((r) => ({ route: r, method: r.method.toUpperCase(), re: new RegExp("^" + fullPath(r).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$") }));
+  .map((r) => ({ route: r, method: r.method.toUpperCase(), re: routePattern(r) }));
 
 function routeOf(method: string, path: string): AnyRoute | undefined {
   const m = method === "HEAD" ? "GET" : method;

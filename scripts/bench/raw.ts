@@ -7,6 +7,7 @@
 import { createClient, type Client } from "@libsql/client";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { localFilePath } from "../../src/platform/db/database.ts";
 
 const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
 const READER_PRAGMAS = ["PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
@@ -113,7 +114,7 @@ function bunDriver(urlFor: (partnerId: string) => string): RawDriver {
   const open = (partnerId: string) => {
     let db = dbs.get(partnerId);
     if (!db) {
-      const path = urlFor(partnerId).replace(/^file:/, "");
+      const path = localFilePath(urlFor(partnerId));
       db = { write: connect(path, WRITER_PRAGMAS), read: connect(path, READER_PRAGMAS) };
       dbs.set(partnerId, db);
     }

@@ -10,6 +10,7 @@ import type { Querier } from "../platform/http/context.ts";
 import { jobLeases, jobRuns } from "../platform/jobs/jobs.tables.ts";
 import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
 import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./registry.ts";
+import { errorFacts } from "../platform/errors/app-error.ts";
 
 export type RunStatus = "succeeded" | "failed" | "skipped";
 
@@ -221,14 +222,6 @@ async function record(deps: Deps, writeTx: WriteTx, o: JobOutcome): Promise<void
   }
 }
 
-/** Facts safe for the shared log: the error's class and driver code, never its message (it can carry SQL parameters). */
-function errorFacts(err: unknown): Record<string, unknown> {
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
-  return {
-    error: err instanceof Error ? err.name : typeof err,
-    code: (err as { code?: unknown } | undefined)?.code ?? cause?.code,
-  };
-}
 
 /**
  * What the partner's own job_runs keeps: class and the first line of the message

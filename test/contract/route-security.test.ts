@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
 import { SignJWT } from "jose";
 import { allRoutes } from "../../src/routes.ts";
-import { fullPath } from "../../src/app.ts";
+import { fullPath, routePattern } from "../../src/app.ts";
 import { idempotencyMode, isPartnerScoped, type AnyRoute } from "../../src/platform/http/define-route.ts";
 import { CAPABILITY_DEFAULTS } from "../../src/platform/auth/capabilities.ts";
 import { mintToken } from "../../src/platform/auth/mint.ts";
@@ -281,7 +281,7 @@ describe("routing", () => {
         const path = concretePath(r);
         // A static path is its own route(s) alone; otherwise every template the concrete path matches.
         const fixed = allRoutes.filter((o) => !o.path.includes("{") && fullPath(o) === path);
-        const matching = fixed.length > 0 ? fixed : allRoutes.filter((o) => new RegExp("^" + fullPath(o).replaceAll(/\{[^}]+\}/g, "[^/]+") + "$").test(path));
+        const matching = fixed.length > 0 ? fixed : allRoutes.filter((o) => routePattern(o).test(path));
         const used = new Set(matching.map((o) => o.method));
         const wrong = HTTP_METHODS.find((m) => !used.has(m));
         if (!wrong) return 0;

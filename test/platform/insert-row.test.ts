@@ -5,7 +5,7 @@ import { test, expect, afterAll } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 import { createTestEnv } from "../harness.ts";
-import { insertRow } from "../../src/platform/db/insert-row.ts";
+import { insertRow } from "../../src/platform/db/prepared.ts";
 import { outbox } from "../../src/platform/outbox/outbox.tables.ts";
 
 const env = await createTestEnv();

@@ -22,7 +22,7 @@ import { toItemDto, type ItemDto, type ItemRow } from "./items.dto.ts";
 import { assertLifecycleMove, deriveAvailability, refreshAvailability } from "./items.state.ts";
 import { moveContents } from "./containment.ts";
 import type { ActivateItem, ConsumeItem, CreateAsset, MoveItem, UpdateItem } from "./items.schemas.ts";
-import { insertRow } from "../../platform/db/insert-row.ts";
+import { insertRow } from "../../platform/db/prepared.ts";
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 type HistoryRow = typeof itemHistory.$inferSelect;

@@ -14,7 +14,7 @@ import { requireLocation } from "../master-data/master-data.service.ts";
 import { locations, parties } from "../master-data/master-data.tables.ts";
 import { movements } from "./movements.tables.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
-import { insertRow } from "../../platform/db/insert-row.ts";
+import { insertRow } from "../../platform/db/prepared.ts";
 
 export const MOVEMENT_KINDS = [
   "registered",

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync } from "node:fs";
 import {
   isMemoised,
+  localFilePath,
   type MigrationSet,
   type Querier,
   type SnapshotQuery,
@@ -102,16 +103,6 @@ class StatementCache {
   transaction(): never {
     throw new Error("use SqlDatabase.transaction(), not Drizzle's, on bun:sqlite");
   }
-
-  get size(): number {
-    return this.#byText.size;
-  }
-}
-
-function filePath(url: string): string {
-  const path = url.slice("file:".length);
-  const q = path.indexOf("?");
-  return q >= 0 ? path.slice(0, q) : path;
 }
 
 function connect(path: string, pragmas: string[]): Database {
@@ -121,7 +112,6 @@ function connect(path: string, pragmas: string[]): Database {
 }
 
 export class BunSqliteDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
-  readonly driver = "bun:sqlite" as const;
   readonly read: Querier<S>;
   readonly #writer: Database;
   readonly #reader: Database;
@@ -146,7 +136,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     readonly url: string,
     readonly schema: S,
   ) {
-    const path = filePath(url);
+    const path = localFilePath(url);
     const fresh = !existsSync(path);
     this.#writer = connect(path, WRITER_PRAGMAS);
     // Partner data is readable by the service user only.
@@ -263,11 +253,6 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     // An uncached Drizzle instance: migration DDL is run once and must not fill the cache.
     migrate(drizzle(this.#writer), { migrationsFolder: migrationsFolder(set) });
     return true;
-  }
-
-  /** Prepared statements held (tests and benchmarks). */
-  get preparedStatements(): number {
-    return this.#writerCache.size + this.#readerCache.size;
   }
 
   close(): void {

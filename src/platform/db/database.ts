@@ -27,11 +27,8 @@ export type SnapshotQuery<T> = PromiseLike<T> | Memoised<T>;
 
 export type MigrationSet = "tenant" | "registry";
 
-export type DriverName = "bun:sqlite" | "libsql";
-
 export interface SqlDatabase<S extends Record<string, unknown>> {
   readonly url: string;
-  readonly driver: DriverName;
   /** Committed data only: never sees an open transaction's rows, never writes. */
   readonly read: Querier<S>;
   /**
@@ -69,6 +66,13 @@ export interface SqlDatabase<S extends Record<string, unknown>> {
 
 export function isRemoteUrl(url: string): boolean {
   return !url.startsWith("file:");
+}
+
+/** The file a `file:` URL names (without any `?` options). */
+export function localFilePath(url: string): string {
+  const path = url.slice("file:".length);
+  const q = path.indexOf("?");
+  return q >= 0 ? path.slice(0, q) : path;
 }
 
 export function isMemoised<T>(q: SnapshotQuery<T>): q is Memoised<T> {

@@ -9,7 +9,6 @@ import { isMemoised, type MigrationSet, type Querier, type SnapshotQuery, type S
 import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
 
 export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
-  readonly driver = "libsql" as const;
   readonly read: Querier<S>;
   readonly #client: Client;
   readonly #db: LibSQLDatabase<S>;

@@ -120,3 +120,12 @@ export function assertVersion(what: string, record: { version: number }, expecte
     throw new AppError("version_conflict", `${what} is at version ${record.version}, not ${expected}`);
   }
 }
+
+/** Facts safe for the shared log: the error's class and driver code, never its message (it can carry SQL parameters or paths). */
+export function errorFacts(err: unknown): { error: string; code: unknown } {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  return {
+    error: err instanceof Error ? err.name : typeof err,
+    code: (err as { code?: unknown } | undefined)?.code ?? cause?.code,
+  };
+}

@@ -56,8 +56,8 @@ export const LocationHeader = { Location: { description: "URL of the created rec
 // Control characters (C0, DEL, C1) in free text: a NUL would be stored whole and
 // read back cut short (three locations all reading as code "RM1"), and none of
 // them belongs in a name. Multi-line text keeps tab, line feed and carriage return.
-const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
-const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+const CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f";
+const CONTROLS_BUT_TAB_AND_BREAKS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f";
 
 /**
  * Free text: trimmed, then `min`–`max` characters (min 1 unless given) with no
@@ -65,15 +65,15 @@ const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
  */
 export function freeText(max: number, opts: { min?: number; multiline?: boolean } = {}) {
   const min = opts.min ?? 1;
+  const allowed = `[^${opts.multiline ? CONTROLS_BUT_TAB_AND_BREAKS : CONTROLS}]`;
   const schema = z
     .string()
     .trim()
-    .regex(opts.multiline ? MULTI_LINE : SINGLE_LINE, opts.multiline ? "must not contain control characters other than tab and line breaks" : "must not contain control characters")
+    .regex(new RegExp(`^${allowed}*$`), opts.multiline ? "must not contain control characters other than tab and line breaks" : "must not contain control characters")
     .min(min, min > 0 ? "must not be blank" : undefined)
     .max(max);
   // The published pattern says what the checks above mean together (trim removes
   // exactly what \s matches), so the document refuses what the server refuses.
-  const allowed = opts.multiline ? "[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]" : "[^\\u0000-\\u001f\\u007f-\\u009f]";
-  const pattern = min > 0 ? `^${allowed}*[^\\s\\u0000-\\u001f\\u007f-\\u009f]${allowed}*$` : `^${allowed}*$`;
+  const pattern = min > 0 ? `^${allowed}*[^\\s${CONTROLS}]${allowed}*$` : `^${allowed}*$`;
   return schema.openapi({ pattern });
 }

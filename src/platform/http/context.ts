@@ -1,4 +1,4 @@
-import type { Querier as DbQuerier, SnapshotQuery } from "../db/database.ts";
+import { isMemoised, type Querier as DbQuerier, type SnapshotQuery } from "../db/database.ts";
 import type { Claims } from "../auth/token.ts";
 import type { Capability, Role } from "../auth/capabilities.ts";
 import type { TenantHandle, TenantSchema, TenantTx } from "../tenancy/tenancy.ts";
@@ -48,7 +48,7 @@ export async function readSnapshot<const T extends readonly unknown[]>(
 ): Promise<T> {
   if (!ctx.tx) return ctx.tenant.db.snapshot<T>(build(ctx.tenant.db.read));
   const out: unknown[] = [];
-  for (const q of build(ctx.tx) as unknown as ReadonlyArray<SnapshotQuery<unknown>>) out.push(await ("memo" in q && "query" in q ? q.query : q));
+  for (const q of build(ctx.tx) as unknown as ReadonlyArray<SnapshotQuery<unknown>>) out.push(await (isMemoised(q) ? q.query : q));
   return out as unknown as T;
 }
 

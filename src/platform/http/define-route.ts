@@ -13,7 +13,7 @@ import type { RequestCtx } from "./context.ts";
 import type { Deps } from "../deps.ts";
 import { resolveMember } from "../auth/membership.ts";
 import { PARTNER_ID_RE } from "../tenancy/tenancy.ts";
-import { runIdempotent, validateIdempotencyKey } from "../idempotency/idempotency.ts";
+import { IDEMPOTENCY_KEY_RE, runIdempotent, validateIdempotencyKey } from "../idempotency/idempotency.ts";
 import { zodIssuesToFieldErrors } from "./validation.ts";
 import { readJsonBody } from "./body.ts";
 import { ProblemResponses } from "../openapi/problem.ts";
@@ -118,7 +118,7 @@ export function idempotencyMode(route: AnyRoute): IdempotencyMode {
 
 const MUTATING = new Set(["post", "put", "patch", "delete"]);
 /** As the server checks it (validateIdempotencyKey). */
-const IdempotencyKeyHeader = z.string().regex(/^[\x21-\x7e]{1,255}$/);
+const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY_RE);
 
 function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) {

@@ -9,14 +9,15 @@ import type { RouteResult } from "../http/define-route.ts";
 import { inOwnTx, type Querier, type RequestCtx } from "../http/context.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
-import { insertRow } from "../db/insert-row.ts";
+import { insertRow, preparedFor } from "../db/prepared.ts";
 
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+/** 1–255 visible ASCII characters; the OpenAPI header schema uses the same pattern. */
+export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 /** Keys live at least 24 hours; housekeeping removes them after this. */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 3600 * 1000;
 
 export function validateIdempotencyKey(key: string): void {
-  if (!KEY_RE.test(key)) {
+  if (!IDEMPOTENCY_KEY_RE.test(key)) {
     throw new AppError("validation_failed", "Idempotency-Key must be 1–255 visible ASCII characters", {
       errors: [{ path: "/headers/idempotency-key", message: "1–255 visible ASCII characters" }],
     });
@@ -33,18 +34,11 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-/**
- * The key lookup every keyed write runs, built once per writer: on bun:sqlite the
- * open transaction is always the same writer, so Drizzle builds its SQL once
- * instead of on every request (a remote transaction is new each time and builds it
- * anew). The insert goes through insertRow for the same reason.
- */
-const keyStatements = new WeakMap<object, ReturnType<typeof buildKeyStatements>>();
-const ph = (name: string) => sql.placeholder(name);
-
-function buildKeyStatements(tx: Querier) {
-  return {
-    find: tx
+/** The key lookup every keyed write runs, prepared once per writer (see preparedFor). */
+function findKey(tx: Querier) {
+  const ph = (name: string) => sql.placeholder(name);
+  return preparedFor(tx, "idempotency.find", (q) =>
+    q
       .select()
       .from(idempotencyKeys)
       .where(
@@ -56,16 +50,7 @@ function buildKeyStatements(tx: Querier) {
         ),
       )
       .prepare(),
-  };
-}
-
-function statementsFor(tx: Querier) {
-  let s = keyStatements.get(tx);
-  if (!s) {
-    s = buildKeyStatements(tx);
-    keyStatements.set(tx, s);
-  }
-  return s;
+  );
 }
 
 /** Keyed requests running in this process (one instance writes a partner), by scope. */
@@ -87,8 +72,7 @@ export async function runIdempotent(
   try {
     return await inOwnTx(ctx, async (rawTx) => {
       const tx = rawTx as unknown as Querier;
-      const stmts = statementsFor(tx);
-      const existing = (await stmts.find.all(keyOf))[0];
+      const existing = (await findKey(tx).all(keyOf))[0];
       if (existing) {
         if (existing.fingerprint !== fingerprint) {
           throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");

@@ -1,7 +1,7 @@
 // Domain events for webhooks (contract §10), written with the change they describe.
 import type { Querier, RequestCtx } from "../http/context.ts";
 import { outbox } from "./outbox.tables.ts";
-import { insertRow } from "../db/insert-row.ts";
+import { insertRow } from "../db/prepared.ts";
 
 export const EVENT_KINDS = [
   "asset.created",

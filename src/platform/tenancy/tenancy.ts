@@ -5,7 +5,8 @@ import { eq, and } from "drizzle-orm";
 import { existsSync, mkdirSync } from "node:fs";
 import { partners, userPartners } from "./registry.tables.ts";
 import { openDatabase } from "../db/open.ts";
-import type { Querier, SqlDatabase } from "../db/database.ts";
+import { errorFacts } from "../errors/app-error.ts";
+import { isRemoteUrl, localFilePath, type Querier, type SqlDatabase } from "../db/database.ts";
 import { KeyedMutex } from "./write-lock.ts";
 import { join } from "node:path";
 
@@ -52,10 +53,10 @@ export interface TenancyOptions {
   lockTimeoutMs?: number;
 }
 
-/** A driver error's code (e.g. SQLITE_NOTADB), never its message: messages can carry paths or SQL. */
+/** A driver error's code (e.g. SQLITE_NOTADB), else its class; never its message (it can carry paths or SQL). */
 function errorCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  return String(e?.code ?? e?.cause?.code ?? (err instanceof Error ? err.name : typeof err));
+  const facts = errorFacts(err);
+  return String(facts.code ?? facts.error);
 }
 
 export class Tenancy {
@@ -193,7 +194,7 @@ export class Tenancy {
   async #open(partnerId: string): Promise<TenantHandle> {
     const url = this.urlFor(partnerId);
     // A registered local partner whose file vanished must not be silently recreated empty.
-    if (url.startsWith("file:") && !existsSync(url.slice("file:".length).replace(/\?.*$/, ""))) {
+    if (!isRemoteUrl(url) && !existsSync(localFilePath(url))) {
       throw new PartnerUnavailableError(partnerId, "database file missing");
     }
     let db: TenantDatabase;
