@@ -138,15 +138,6 @@ export function locationPath(q: Querier, id: string) {
 
 // ---------------------------------------------------------------- shared rules
 
-/** Runs two reads in one read snapshot, or in the open transaction. */
-async function inSnapshot<A, B>(
-  ctx: RequestCtx,
-  a: (q: Querier) => PromiseLike<A>,
-  b: (q: Querier) => PromiseLike<B>,
-): Promise<[A, B]> {
-  return readSnapshot<[A, B]>(ctx, (q) => [a(q), b(q)]);
-}
-
 const ftsRowids = (table: "locations_fts" | "parties_fts", match: string) =>
   sql.raw(`(SELECT rowid FROM ${table} WHERE ${table} MATCH `).append(sql`${match})`);
 
@@ -199,11 +190,7 @@ export async function createLocation(ctx: RequestCtx, input: CreateLocation): Pr
 }
 
 export async function getLocation(ctx: RequestCtx, id: string): Promise<LocationDto & { path: LocationAncestor[] }> {
-  const [rows, chain] = await inSnapshot(
-    ctx,
-    (q) => q.select().from(locations).where(eq(locations.id, id)),
-    (q) => locationPath(q, id),
-  );
+  const [rows, chain] = await readSnapshot(ctx, (q) => [q.select().from(locations).where(eq(locations.id, id)), locationPath(q, id)] as const);
   const row = rows[0];
   if (!row) throw notFound("location");
   return { ...toLocationDto(row), path: chain.slice(0, -1) };
@@ -415,16 +402,10 @@ const byName = (name: SQLiteColumn, id: SQLiteColumn) => [
 ];
 
 export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogCategoryDetailDto> {
-  const [rows, models] = await inSnapshot(
-    ctx,
-    (q) => q.select().from(catalogCategories).where(eq(catalogCategories.id, id)),
-    (q) =>
-      q
-        .select()
-        .from(catalogModels)
-        .where(eq(catalogModels.categoryId, id))
-        .orderBy(...byName(catalogModels.name, catalogModels.id)),
-  );
+  const [rows, models] = await readSnapshot(ctx, (q) => [
+    q.select().from(catalogCategories).where(eq(catalogCategories.id, id)),
+    q.select().from(catalogModels).where(eq(catalogModels.categoryId, id)).orderBy(...byName(catalogModels.name, catalogModels.id)),
+  ] as const);
   const row = rows[0];
   if (!row) throw notFound("category");
   return { ...toCategoryDto(row), models: models.map(toModelDto) };
@@ -501,7 +482,7 @@ export async function getCatalog(ctx: RequestCtx, q: CatalogQuery): Promise<{ it
       .where(q.status?.length ? inArray(catalogModels.status, q.status) : undefined)
       .orderBy(...byName(catalogModels.name, catalogModels.id));
   // One snapshot: no model without its category.
-  const [categoryRows, modelRows] = await inSnapshot(ctx, cats, mods);
+  const [categoryRows, modelRows] = await readSnapshot(ctx, (qr) => [cats(qr), mods(qr)] as const);
   const byCategory = new Map<string, CatalogModelDto[]>();
   for (const m of modelRows) {
     const list = byCategory.get(m.categoryId) ?? [];
