@@ -101,6 +101,40 @@ CREATE TABLE `saved_views` (
 CREATE UNIQUE INDEX `saved_views_name_uq` ON `saved_views` (`user_id`,`surface`,`name_key`);--> statement-breakpoint
 CREATE INDEX `saved_views_user_page_idx` ON `saved_views` (`user_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `saved_views_user_surface_page_idx` ON `saved_views` (`user_id`,`surface`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `locations` (
+	`id` text PRIMARY KEY NOT NULL,
+	`parent_id` text,
+	`name` text NOT NULL,
+	`kind` text NOT NULL,
+	`code` text,
+	`status` text DEFAULT 'active' NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`parent_id`) REFERENCES `locations`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `locations_code_uq` ON `locations` (`code`);--> statement-breakpoint
+CREATE INDEX `locations_parent_idx` ON `locations` (`parent_id`);--> statement-breakpoint
+CREATE INDEX `locations_page_idx` ON `locations` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `locations_status_page_idx` ON `locations` (`status`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `locations_kind_page_idx` ON `locations` (`kind`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `parties` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`kind` text NOT NULL,
+	`external_ref` text,
+	`status` text DEFAULT 'active' NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `parties_page_idx` ON `parties` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `parties_status_page_idx` ON `parties` (`status`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `parties_kind_page_idx` ON `parties` (`kind`,`updated_at`,`id`);--> statement-breakpoint
 CREATE TABLE `agreements` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,
@@ -154,40 +188,16 @@ CREATE TABLE `catalog_models` (
 CREATE INDEX `catalog_models_category_idx` ON `catalog_models` (`category_id`);--> statement-breakpoint
 CREATE INDEX `catalog_models_page_idx` ON `catalog_models` (`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `catalog_models_status_page_idx` ON `catalog_models` (`status`,`updated_at`,`id`);--> statement-breakpoint
-CREATE TABLE `locations` (
-	`id` text PRIMARY KEY NOT NULL,
-	`parent_id` text,
-	`name` text NOT NULL,
+CREATE TABLE `item_blocks` (
+	`item_id` text NOT NULL,
 	`kind` text NOT NULL,
-	`code` text,
-	`status` text DEFAULT 'active' NOT NULL,
-	`version` integer DEFAULT 1 NOT NULL,
+	`source_id` text NOT NULL,
 	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	`created_by` text NOT NULL,
-	FOREIGN KEY (`parent_id`) REFERENCES `locations`(`id`) ON UPDATE no action ON DELETE no action
+	PRIMARY KEY(`item_id`, `kind`, `source_id`),
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `locations_code_uq` ON `locations` (`code`);--> statement-breakpoint
-CREATE INDEX `locations_parent_idx` ON `locations` (`parent_id`);--> statement-breakpoint
-CREATE INDEX `locations_page_idx` ON `locations` (`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `locations_status_page_idx` ON `locations` (`status`,`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `locations_kind_page_idx` ON `locations` (`kind`,`updated_at`,`id`);--> statement-breakpoint
-CREATE TABLE `parties` (
-	`id` text PRIMARY KEY NOT NULL,
-	`name` text NOT NULL,
-	`kind` text NOT NULL,
-	`external_ref` text,
-	`status` text DEFAULT 'active' NOT NULL,
-	`version` integer DEFAULT 1 NOT NULL,
-	`created_at` text NOT NULL,
-	`updated_at` text NOT NULL,
-	`created_by` text NOT NULL
-);
---> statement-breakpoint
-CREATE INDEX `parties_page_idx` ON `parties` (`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `parties_status_page_idx` ON `parties` (`status`,`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `parties_kind_page_idx` ON `parties` (`kind`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `item_blocks_source_idx` ON `item_blocks` (`source_id`);--> statement-breakpoint
 CREATE TABLE `item_history` (
 	`id` text PRIMARY KEY NOT NULL,
 	`item_id` text NOT NULL,
@@ -246,6 +256,35 @@ CREATE INDEX `items_container_idx` ON `items` (`container_id`);--> statement-bre
 CREATE INDEX `items_model_idx` ON `items` (`model_id`);--> statement-breakpoint
 CREATE INDEX `items_lifecycle_idx` ON `items` (`lifecycle`);--> statement-breakpoint
 CREATE INDEX `items_availability_idx` ON `items` (`availability`);--> statement-breakpoint
+CREATE TABLE `movements` (
+	`id` text PRIMARY KEY NOT NULL,
+	`item_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`event_time` text NOT NULL,
+	`recorded_at` text NOT NULL,
+	`actor_id` text NOT NULL,
+	`read_point_id` text,
+	`biz_location_id` text,
+	`from_location_id` text,
+	`to_location_id` text,
+	`from_container_id` text,
+	`to_container_id` text,
+	`holder_kind` text,
+	`holder_id` text,
+	`quantity` integer,
+	`checkout_id` text,
+	`corrects_id` text,
+	`reason` text,
+	`data` text NOT NULL,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`corrects_id`) REFERENCES `movements`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `movements_page_idx` ON `movements` (`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `movements_item_page_idx` ON `movements` (`item_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `movements_kind_page_idx` ON `movements` (`kind`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `movements_event_time_idx` ON `movements` (`event_time`);--> statement-breakpoint
+CREATE INDEX `movements_corrects_idx` ON `movements` (`corrects_id`);--> statement-breakpoint
 CREATE TABLE `identifiers` (
 	`id` text PRIMARY KEY NOT NULL,
 	`item_id` text NOT NULL,
@@ -306,33 +345,4 @@ CREATE INDEX `checkouts_item_state_idx` ON `checkouts` (`item_id`,`state`);--> s
 CREATE INDEX `checkouts_item_page_idx` ON `checkouts` (`item_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_holder_idx` ON `checkouts` (`holder_kind`,`holder_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `checkouts_holder_id_idx` ON `checkouts` (`holder_id`,`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `checkouts_due_idx` ON `checkouts` (`state`,`due_at`);--> statement-breakpoint
-CREATE TABLE `movements` (
-	`id` text PRIMARY KEY NOT NULL,
-	`item_id` text NOT NULL,
-	`kind` text NOT NULL,
-	`event_time` text NOT NULL,
-	`recorded_at` text NOT NULL,
-	`actor_id` text NOT NULL,
-	`read_point_id` text,
-	`biz_location_id` text,
-	`from_location_id` text,
-	`to_location_id` text,
-	`from_container_id` text,
-	`to_container_id` text,
-	`holder_kind` text,
-	`holder_id` text,
-	`quantity` integer,
-	`checkout_id` text,
-	`corrects_id` text,
-	`reason` text,
-	`data` text NOT NULL,
-	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action,
-	FOREIGN KEY (`corrects_id`) REFERENCES `movements`(`id`) ON UPDATE no action ON DELETE no action
-);
---> statement-breakpoint
-CREATE INDEX `movements_page_idx` ON `movements` (`recorded_at`,`id`);--> statement-breakpoint
-CREATE INDEX `movements_item_page_idx` ON `movements` (`item_id`,`recorded_at`,`id`);--> statement-breakpoint
-CREATE INDEX `movements_kind_page_idx` ON `movements` (`kind`,`recorded_at`,`id`);--> statement-breakpoint
-CREATE INDEX `movements_event_time_idx` ON `movements` (`event_time`);--> statement-breakpoint
-CREATE INDEX `movements_corrects_idx` ON `movements` (`corrects_id`);
+CREATE INDEX `checkouts_due_idx` ON `checkouts` (`state`,`due_at`);

@@ -1,14 +1,12 @@
 // Issue 3's scenarios (GET /owned, POST /assets), guarded: they run only when
 // allRoutes mounts the routes. Items are seeded through the mounted POST /assets
 // handler, i.e. the items service the API runs, with bodies parsed by the route's
-// own schema. A location per partner comes from POST /locations when mounted,
-// else from one Drizzle insert in a withTx (master data is not what is measured).
+// own schema. A location per partner comes from the mounted POST /locations handler.
 import type { Context } from "hono";
 import type { Deps } from "../../src/deps.ts";
 import { allRoutes } from "../../src/routes.ts";
 import type { AnyRoute, HttpMethod } from "../../src/platform/http/define-route.ts";
-import { withTx, type RequestCtx } from "../../src/platform/http/context.ts";
-import { locations } from "../../src/assets/master-data/master-data.tables.ts";
+import type { RequestCtx } from "../../src/platform/http/context.ts";
 import { breathe, setCtxTime, withMemberCtx } from "./seed.ts";
 
 export function findRoute(method: HttpMethod, path: string): AnyRoute | undefined {
@@ -53,23 +51,10 @@ async function callHandler(route: AnyRoute, ctx: RequestCtx, body: unknown): Pro
 
 async function createLocation(ctx: RequestCtx): Promise<string> {
   const route = createLocationRoute();
-  if (route) {
-    const body = (await callHandler(route, ctx, { name: "Bench site", kind: "site" })) as { id?: unknown };
-    if (typeof body?.id !== "string") throw new SeedError("POST /locations returned no id");
-    return body.id;
-  }
-  const id = ctx.deps.newId();
-  await withTx(ctx, async (tx) => {
-    await tx.insert(locations).values({
-      id,
-      name: "Bench site",
-      kind: "site",
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.userId,
-    });
-  });
-  return id;
+  if (!route) throw new SeedError("route not implemented (POST /api/assets/locations)");
+  const body = (await callHandler(route, ctx, { name: "Bench site", kind: "site" })) as { id?: unknown };
+  if (typeof body?.id !== "string") throw new SeedError("POST /locations returned no id");
+  return body.id;
 }
 
 export type ItemsSetup = { ok: true; locations: Map<string, string> } | { ok: false; reason: string };

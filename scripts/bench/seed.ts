@@ -38,7 +38,7 @@ export async function withMemberCtx<T>(deps: Deps, partnerId: string, userId: st
       now,
       nowIso: now.toISOString(),
       claims: benchClaims(userId, now),
-      userId,
+      actorId: userId,
       partnerId,
       tenant: member.tenant,
       role: member.role,

@@ -3,7 +3,11 @@ import type { AnyRoute } from "../platform/http/define-route.ts";
 import { routes as register } from "./register/index.ts";
 import { routes as views } from "./views/index.ts";
 import { routes as capabilities } from "./capabilities/index.ts";
-import { routes as masterData } from "./master-data/index.ts";
+import { routes as locations } from "./locations/index.ts";
+import { routes as parties } from "./parties/index.ts";
+import { routes as agreements } from "./agreements/index.ts";
+import { routes as catalogue } from "./catalogue/index.ts";
+import { routes as settingsRecords } from "./settings-records/index.ts";
 import { routes as items } from "./items/index.ts";
 import { routes as identity } from "./identity/index.ts";
 import { routes as custody } from "./custody/index.ts";
@@ -13,7 +17,11 @@ export const assetsRoutes: AnyRoute[] = [
   ...register,
   ...views,
   ...capabilities,
-  ...masterData,
+  ...locations,
+  ...parties,
+  ...agreements,
+  ...catalogue,
+  ...settingsRecords,
   ...items,
   ...identity,
   ...custody,

@@ -1,11 +1,12 @@
 // Hourly clean-up of a partner database: idempotency keys past retention, expired
 // drafts (reads already hide them; this reclaims the rows) and old job run records.
 // Each delete is its own short transaction, so requests interleave with it.
-import { lt, lte } from "drizzle-orm";
+import { lt } from "drizzle-orm";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.ts";
-import { drafts } from "../assets/views/views.tables.ts";
+import { purgeExpiredDrafts } from "../assets/views/views.service.ts";
 import { jobRuns } from "../platform/jobs/jobs.tables.ts";
-import type { PartnerJob } from "./registry.ts";
+import { withTx, writer } from "../platform/db/transactions.ts";
+import type { PartnerJob } from "./job.ts";
 
 export const JOB_RUN_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
@@ -14,11 +15,10 @@ export const housekeepingJob: PartnerJob = {
   schedule: "0 * * * *",
   perPartner: true,
   async run(ctx) {
-    const keys = await ctx.withTx((tx) => purgeIdempotencyKeys(tx, ctx.now));
-    const nowIso = ctx.now.toISOString();
-    const expiredDrafts = await ctx.withTx(async (tx) => (await tx.delete(drafts).where(lte(drafts.expiresAt, nowIso))).rowsAffected);
+    const keys = await withTx(ctx, () => purgeIdempotencyKeys(ctx));
+    const expiredDrafts = await purgeExpiredDrafts(ctx);
     const runsCutoff = new Date(ctx.now.getTime() - JOB_RUN_RETENTION_MS).toISOString();
-    const oldRuns = await ctx.withTx(async (tx) => (await tx.delete(jobRuns).where(lt(jobRuns.startedAt, runsCutoff))).rowsAffected);
+    const oldRuns = await withTx(ctx, async () => (await writer(ctx).delete(jobRuns).where(lt(jobRuns.startedAt, runsCutoff))).rowsAffected);
     return {
       processed: keys + expiredDrafts + oldRuns,
       detail: `idempotency keys ${keys}, drafts ${expiredDrafts}, job runs ${oldRuns}`,

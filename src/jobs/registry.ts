@@ -1,67 +1,11 @@
 // Named jobs: what runs, when, and over which partners. The scheduler, the CLI
 // (`npm run jobs`) and tests all resolve jobs through a JobRegistry, and every run
 // goes through run-job.ts, so leases and run records are never the job's concern.
-import type { Deps } from "../deps.ts";
-import type { Querier } from "../platform/http/context.ts";
-import type { Logger } from "../platform/log.ts";
-import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
 import { housekeepingJob } from "./housekeeping.job.ts";
 import { reservationsJob } from "./reservations.job.ts";
+import type { JobDefinition } from "./job.ts";
 
-export interface JobResult {
-  /** Records the pass handled (deleted, sent, scanned…). */
-  processed: number;
-  /** A short human summary; stored in job_runs, so no secrets and no personal data. */
-  detail?: string;
-}
-
-interface JobCtxBase {
-  deps: Deps;
-  job: string;
-  runId: string;
-  /** Clock time when the run started; jobs use it for every comparison and timestamp. */
-  now: Date;
-  log: Logger;
-  /** Aborted on shutdown: long jobs should stop between batches. */
-  signal: AbortSignal;
-}
-
-/** Context of a run for one partner: its database, held open for the run. */
-export interface PartnerJobCtx extends JobCtxBase {
-  partnerId: string;
-  tenant: TenantHandle;
-  /** The partner's reader (committed data only). */
-  db: Querier;
-  /** One short write transaction under the partner's write lock. */
-  withTx<T>(fn: (tx: Querier) => Promise<T>): Promise<T>;
-}
-
-export type GlobalJobCtx = JobCtxBase;
-
-interface JobBase {
-  name: string;
-  /** 5-field cron expression or nickname, interpreted in UTC. */
-  schedule: string;
-  /** How long a lease is held before another instance may take it over (default 10 min). */
-  leaseSeconds?: number;
-}
-
-/** Runs once per partner, under that partner's lease in its own database. */
-export interface PartnerJob extends JobBase {
-  perPartner: true;
-  run(ctx: PartnerJobCtx): Promise<JobResult>;
-}
-
-/**
- * Runs once per pass, not per partner. The registry database has no lease table,
- * so only the in-process scheduler keeps such runs from overlapping.
- */
-export interface GlobalJob extends JobBase {
-  perPartner: false;
-  run(ctx: GlobalJobCtx): Promise<JobResult>;
-}
-
-export type JobDefinition = PartnerJob | GlobalJob;
+export type { GlobalJob, GlobalJobCtx, JobDefinition, JobResult, PartnerJob, PartnerJobCtx } from "./job.ts";
 
 export class UnknownJobError extends Error {}
 

@@ -1,8 +1,9 @@
 // Every minute: reservations whose window ended unstarted are cancelled as expired,
 // releasing the item's `reserved` availability; items whose reservation window has
-// started become `reserved`. Batches of 500, one transaction each.
+// started become `reserved`. Batches of 500, one transaction each, acting as `system`
+// through the same custody services requests use.
 import { expireReservations, startReservationWindows } from "../assets/custody/custody.service.ts";
-import type { PartnerJob } from "./registry.ts";
+import type { PartnerJob } from "./job.ts";
 
 const BATCH = 500;
 
@@ -11,15 +12,18 @@ export const reservationsJob: PartnerJob = {
   schedule: "* * * * *",
   perPartner: true,
   async run(ctx) {
-    const nowIso = ctx.now.toISOString();
-    let total = 0;
+    let expired = 0;
     for (;;) {
-      const n = await ctx.withTx((tx) => expireReservations(tx, nowIso, ctx.deps.newId, BATCH));
-      total += n;
+      const n = await expireReservations(ctx, BATCH);
+      expired += n;
       if (n < BATCH || ctx.signal.aborted) break;
     }
-    // One pass: items whose reservation window has started now read `reserved`.
-    const started = await ctx.withTx((tx) => startReservationWindows(tx, nowIso, BATCH));
-    return { processed: total + started, detail: `expired reservations ${total}, windows started ${started}` };
+    let started = 0;
+    for (;;) {
+      const n = await startReservationWindows(ctx, BATCH);
+      started += n;
+      if (n < BATCH || ctx.signal.aborted) break;
+    }
+    return { processed: expired + started, detail: `expired reservations ${expired}, windows started ${started}` };
   },
 };

@@ -6,10 +6,11 @@
 import { and, eq, lte } from "drizzle-orm";
 import { hostname } from "node:os";
 import type { Deps } from "../deps.ts";
-import type { Querier } from "../platform/http/context.ts";
+import { type Querier } from "../platform/db/transactions.ts";
 import { jobLeases, jobRuns } from "../platform/jobs/jobs.tables.ts";
 import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
-import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./registry.ts";
+import { systemContext } from "../platform/tenancy/tenant-context.ts";
+import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./job.ts";
 import { errorFacts } from "../platform/errors/app-error.ts";
 
 export type RunStatus = "succeeded" | "failed" | "skipped";
@@ -138,18 +139,7 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
     let result: JobResult | undefined;
     let failure: unknown;
     try {
-      result = await job.run({
-        deps,
-        job: job.name,
-        runId,
-        now,
-        log: deps.log,
-        signal,
-        partnerId,
-        tenant: handle,
-        db: handle.db.read as unknown as Querier,
-        withTx: writeTx,
-      });
+      result = await job.run({ ...systemContext(deps, handle, partnerId, runId, now), job: job.name, runId, log: deps.log, signal });
     } catch (err) {
       failure = err ?? new Error("job threw a nullish value");
     } finally {

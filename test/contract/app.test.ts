@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
 import { createApp, fullPath } from "../../src/app.ts";
 import { allRoutes } from "../../src/routes.ts";
 import { defineRoute } from "../../src/platform/http/define-route.ts";
-import { withTx } from "../../src/platform/http/context.ts";
+import { withTx, writer } from "../../src/platform/db/transactions.ts";
 import { createTestEnv, MutableClock, type TestEnv } from "../harness.ts";
 import { expectProblem, expectFieldError } from "./helpers.ts";
 
@@ -170,7 +170,7 @@ describe("internal errors", () => {
       file: import.meta.path,
       responses: { 200: { description: "never" } },
       handler: async (ctx) => {
-        await withTx(ctx, (tx) => tx.run(sql.raw(SECRET_SQL)));
+        await withTx(ctx, () => writer(ctx).run(sql.raw(SECRET_SQL)));
         return { status: 200 };
       },
     }),

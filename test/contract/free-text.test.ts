@@ -2,35 +2,28 @@
 // whole and read back cut at the NUL, which defeated uniqueness (three locations
 // whose codes all read "RM1").
 import { test, expect, afterAll, beforeAll } from "bun:test";
-import { createTestEnv } from "../harness.ts";
+import { partnerKit } from "../kit.ts";
 import { expectFieldError } from "./helpers.ts";
 
-const env = await createTestEnv();
-afterAll(() => env.close());
-const P = "text-co";
-let admin = "";
+const api = await partnerKit({ partnerId: "text-co", users: { ada: "admin" } });
+const env = api.env;
+afterAll(() => api.close());
 let siteId = "";
 beforeAll(async () => {
-  await env.provision(P);
-  await env.member(P, "ada", "admin");
-  admin = await env.token("ada");
-  const site = await env.call("POST", `/api/assets/locations?partnerId=${P}`, { token: admin, body: { name: "Site", kind: "site" } });
-  siteId = site.body.id;
+  siteId = (await api.seed.location({ name: "Site", kind: "site" })).id;
 });
-
-const post = (path: string, body: unknown) => env.call("POST", `/api/assets${path}?partnerId=${P}`, { token: admin, body });
 
 test("a NUL or other control character in a location code, item name or saved-view name is 400 and stores nothing", async () => {
   for (const bad of ["RM1\u0000a", "RM1\u0000b", "\u0000RM1", "RM\u001b1", "RM1\u0085", "RM\n1"]) {
-    expectFieldError(await post("/locations", { name: "Room", kind: "room", code: bad, parentId: siteId }), "/body/code", JSON.stringify(bad));
-    expectFieldError(await post("/locations", { name: bad, kind: "room", parentId: siteId }), "/body/name", JSON.stringify(bad));
-    expectFieldError(await post("/assets", { name: bad, ownership: "owned", locationId: siteId }), "/body/name", JSON.stringify(bad));
-    expectFieldError(await post("/saved-views", { name: bad, surface: "owned", query: {} }), "/body/name", JSON.stringify(bad));
+    expectFieldError(await api.post("/locations", { name: "Room", kind: "room", code: bad, parentId: siteId }), "/body/code", JSON.stringify(bad));
+    expectFieldError(await api.post("/locations", { name: bad, kind: "room", parentId: siteId }), "/body/name", JSON.stringify(bad));
+    expectFieldError(await api.post("/assets", { name: bad, ownership: "owned", locationId: siteId }), "/body/name", JSON.stringify(bad));
+    expectFieldError(await api.post("/saved-views", { name: bad, surface: "owned", query: {} }), "/body/name", JSON.stringify(bad));
   }
-  const rooms = await env.call("GET", `/api/assets/locations?partnerId=${P}&kind=room`, { token: admin });
+  const rooms = await api.get("/locations", { query: { kind: "room" } });
   expect(rooms.body.total).toBe(0);
   // Unicode text itself is fine.
-  expect((await post("/locations", { name: "Raum Ä – 北", kind: "room", code: "RM1", parentId: siteId })).status).toBe(201);
+  expect((await api.post("/locations", { name: "Raum Ä – 北", kind: "room", code: "RM1", parentId: siteId })).status).toBe(201);
 });
 
 test("the published schema says so: free-text fields carry a pattern", async () => {

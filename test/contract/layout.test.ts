@@ -49,3 +49,109 @@ test("no platform source imports anything outside src/platform", () => {
   }
   expect(found).toEqual([]);
 });
+
+// ------------------------------------------------------------------ tables and import loops
+
+const ASSETS = join(SRC, "assets");
+/** Named read models: they read across the domains' tables by design. */
+const READ_MODELS = new Set(["register", "settings-records"]);
+const SCHEMA_BARREL = join(SRC, "db", "tenant-schema.ts");
+
+/** The asset folder a path belongs to (assets/<folder>/…), or null outside src/assets. */
+function assetFolder(path: string): string | null {
+  const rel = relative(ASSETS, path);
+  return rel.startsWith("..") ? null : (rel.split(sep)[0] ?? null);
+}
+
+/**
+ * A folder's *.tables.ts may be imported by its own folder, the schema barrel,
+ * another *.tables.ts (foreign keys) and named read models; kernel tables by any
+ * asset domain. Everything else reaches a domain through its functions.
+ */
+export function tableViolations(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const spec of relativeImports(text)) {
+    const target = resolve(dirname(file), spec);
+    if (!target.endsWith(".tables.ts")) continue;
+    const owner = assetFolder(target);
+    if (owner === null) continue;
+    const importer = assetFolder(file);
+    const allowed =
+      file === SCHEMA_BARREL ||
+      file.endsWith(".tables.ts") ||
+      importer === owner ||
+      (owner === "kernel" && importer !== null) ||
+      (importer !== null && READ_MODELS.has(importer));
+    if (!allowed) out.push(relative(SRC, target));
+  }
+  return out;
+}
+
+function sourceFiles(): string[] {
+  return [...new Glob("**/*.ts").scanSync(SRC)].filter((rel) => !rel.endsWith(".test.ts")).map((rel) => join(SRC, rel));
+}
+
+/** Every import cycle among the given files (each reported once, from its first file in scan order). */
+export function importCycles(files: Map<string, string>): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    edges.set(
+      file,
+      relativeImports(text)
+        .map((spec) => resolve(dirname(file), spec))
+        .filter((t) => files.has(t)),
+    );
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, "open");
+    stack.push(f);
+    for (const t of edges.get(f) ?? []) {
+      if (state.get(t) === "open") cycles.push([...stack.slice(stack.indexOf(t)), t].map((p) => relative(SRC, p)));
+      else if (!state.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(f, "done");
+  };
+  for (const f of files.keys()) if (!state.has(f)) visit(f);
+  return cycles;
+}
+
+test("the checkers catch a cross-domain table import and an import loop", () => {
+  const custody = join(ASSETS, "custody", "custody.service.ts");
+  const text = [
+    'import { locations } from "../locations/locations.tables.ts";',
+    'import { items } from "../kernel/kernel.tables.ts";',
+    'import { checkouts } from "./custody.tables.ts";',
+  ].join("\n");
+  expect(tableViolations(custody, text)).toEqual(["assets/locations/locations.tables.ts"]);
+  expect(tableViolations(join(ASSETS, "register", "register.service.ts"), text)).toEqual([]);
+  expect(tableViolations(join(ASSETS, "kernel", "items.ts"), 'import { checkouts } from "../custody/custody.tables.ts";')).toEqual([
+    "assets/custody/custody.tables.ts",
+  ]);
+  const a = join(SRC, "a.ts");
+  const b = join(SRC, "b.ts");
+  const c = join(SRC, "c.ts");
+  const loop = new Map([
+    [a, 'import { b } from "./b.ts";'],
+    [b, 'import type { c } from "./c.ts";'],
+    [c, 'export { a } from "./a.ts";'],
+  ]);
+  expect(importCycles(loop)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
+  expect(importCycles(new Map([[a, 'import { b } from "./b.ts";'], [b, ""]]))).toEqual([]);
+});
+
+test("no source imports another asset folder's tables", () => {
+  const found: string[] = [];
+  for (const file of sourceFiles()) {
+    for (const v of tableViolations(file, readFileSync(file, "utf8"))) found.push(`${relative(SRC, file)} → ${v}`);
+  }
+  expect(found).toEqual([]);
+});
+
+test("no import loop remains in src", () => {
+  const files = new Map(sourceFiles().map((f) => [f, readFileSync(f, "utf8")] as const));
+  expect(importCycles(files)).toEqual([]);
+});

@@ -3,7 +3,8 @@
 import { eq, asc, and, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
-import { afterCommit, db, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { afterCommit, db, withTx, writer } from "../../platform/db/transactions.ts";
 import { memberships, capabilitySettings, capabilityGrants } from "../../platform/auth/auth.tables.ts";
 import {
   CAPABILITIES,
@@ -39,7 +40,8 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
     seen.add(g.userId);
     if (g.expiresAt !== null && g.expiresAt <= ctx.nowIso) throw invalid(`/body/grants/${i}/expiresAt`, "must be in the future or null");
   });
-  const result = await withTx(ctx, async (tx) => {
+  const result = await withTx(ctx, async () => {
+    const tx = writer(ctx);
     const members = await tx.select().from(memberships).where(eq(memberships.status, "active"));
     const memberIds = new Set(members.map((m) => m.userId));
     input.grants.forEach((g, i) => {
@@ -61,8 +63,8 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
     const version = (prev?.version ?? 0) + 1;
     await tx
       .insert(capabilitySettings)
-      .values({ key, roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.userId })
-      .onConflictDoUpdate({ target: capabilitySettings.key, set: { roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.userId } });
+      .values({ key, roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.actorId })
+      .onConflictDoUpdate({ target: capabilitySettings.key, set: { roleDefaults, version, updatedAt: ctx.nowIso, updatedBy: ctx.actorId } });
     await tx.delete(capabilityGrants).where(eq(capabilityGrants.capability, key));
     if (input.grants.length > 0) {
       await tx.insert(capabilityGrants).values(
@@ -72,7 +74,7 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
           userId: g.userId,
           expiresAt: g.expiresAt,
           createdAt: ctx.nowIso,
-          createdBy: ctx.userId,
+          createdBy: ctx.actorId,
         })),
       );
     }

@@ -3,18 +3,22 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave), writes a checkout_events row (the
 // checkout's own history) and appends the step to the item's movement chronology.
-import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
+import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
-import { locations, parties } from "../master-data/master-data.tables.ts";
-import { items } from "../items/items.tables.ts";
-import type { ItemRow } from "../items/items.dto.ts";
-import { refreshAvailability } from "../items/items.state.ts";
-import { moveContents } from "../items/containment.ts";
-import { appendMovement, recordMovement } from "../movements/movements.service.ts";
+import { activeLocationExists } from "../locations/locations.service.ts";
+import { activePartyExists } from "../parties/parties.service.ts";
+import { itemBlocks } from "../kernel/kernel.tables.ts";
+import type { ItemRow } from "../kernel/item.schemas.ts";
+import { changeItem, findItem, requireItem } from "../kernel/items.ts";
+import { clearBlock, setBlock } from "../kernel/blocks.ts";
+import { moveContents } from "../kernel/containment.ts";
+import { recordMovement } from "../kernel/movements.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
 import { assertCheckoutMove, isOverdue, requireState } from "./custody.states.ts";
 import type {
@@ -29,7 +33,7 @@ import type {
   ReturnCheckout,
 } from "./custody.schemas.ts";
 
-type CheckoutRow = typeof checkouts.$inferSelect;
+export type CheckoutRow = typeof checkouts.$inferSelect;
 type EventRow = typeof checkoutEvents.$inferSelect;
 type EventKind = z.infer<typeof CheckoutEvent>["kind"];
 export interface HolderRef {
@@ -141,32 +145,22 @@ function newCheckoutRow(
   };
 }
 
-async function loadItem(tx: Querier, itemId: string): Promise<ItemRow> {
-  const item = (await tx.select().from(items).where(eq(items.id, itemId)))[0];
-  if (!item) throw invalid("/body/itemId", "unknown item");
-  return item;
-}
-
 /** A holder must be an active member, an active party or an active location; else 400. */
-async function assertHolder(tx: Querier, holder: HolderRef, path = "/body/holder/id"): Promise<void> {
+async function assertHolder(ctx: TenantCtx, holder: HolderRef, path = "/body/holder/id"): Promise<void> {
   let found: boolean;
   if (holder.kind === "user") {
-    found = (await tx.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.userId, holder.id), eq(memberships.status, "active")))).length > 0;
+    const q = db(ctx);
+    found = (await q.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.userId, holder.id), eq(memberships.status, "active")))).length > 0;
   } else if (holder.kind === "party") {
-    found = (await tx.select({ id: parties.id }).from(parties).where(and(eq(parties.id, holder.id), eq(parties.status, "active")))).length > 0;
+    found = await activePartyExists(ctx, holder.id);
   } else {
-    found = (await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.id, holder.id), eq(locations.status, "active")))).length > 0;
+    found = await activeLocationExists(ctx, holder.id);
   }
   if (!found) throw invalid(path, `unknown or inactive ${holder.kind === "user" ? "member" : holder.kind}`);
 }
 
-async function assertLocation(tx: Querier, locationId: string, path: string): Promise<void> {
-  const row = (await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), eq(locations.status, "active"))))[0];
-  if (!row) throw invalid(path, "unknown location");
-}
-
-async function loadCheckout(tx: Querier, id: string, what = "checkout"): Promise<CheckoutRow> {
-  const row = (await tx.select().from(checkouts).where(eq(checkouts.id, id)))[0];
+async function loadCheckout(ctx: TenantCtx, id: string, what = "checkout"): Promise<CheckoutRow> {
+  const row = (await db(ctx).select().from(checkouts).where(eq(checkouts.id, id)))[0];
   if (!row) throw notFound(what);
   return row;
 }
@@ -177,8 +171,8 @@ function sameHolder(row: CheckoutRow, holder: HolderRef): boolean {
 }
 
 /** Open reservations of the item whose window [startsAt, endsAt) overlaps [from, to). */
-async function overlappingReservations(tx: Querier, itemId: string, from: string, to: string, exceptId?: string): Promise<CheckoutRow[]> {
-  return tx
+async function overlappingReservations(ctx: TenantCtx, itemId: string, from: string, to: string, exceptId?: string): Promise<CheckoutRow[]> {
+  return db(ctx)
     .select()
     .from(checkouts)
     .where(
@@ -193,8 +187,8 @@ async function overlappingReservations(tx: Querier, itemId: string, from: string
     .orderBy(checkouts.startsAt);
 }
 
-async function activeCheckout(tx: Querier, itemId: string): Promise<CheckoutRow | undefined> {
-  return (await tx.select().from(checkouts).where(and(eq(checkouts.itemId, itemId), eq(checkouts.state, "checked_out"))))[0];
+async function activeCheckout(ctx: TenantCtx, itemId: string): Promise<CheckoutRow | undefined> {
+  return (await db(ctx).select().from(checkouts).where(and(eq(checkouts.itemId, itemId), eq(checkouts.state, "checked_out"))))[0];
 }
 
 function reservedConflict(r: CheckoutRow): AppError {
@@ -203,15 +197,15 @@ function reservedConflict(r: CheckoutRow): AppError {
   });
 }
 
-async function addEvent(ctx: RequestCtx, tx: Querier, checkoutId: string, kind: EventKind, reason: string | null, data: Record<string, unknown>) {
-  await tx.insert(checkoutEvents).values({ id: ctx.deps.newId(), checkoutId, kind, actorId: ctx.userId, recordedAt: ctx.nowIso, reason, data });
+async function addEvent(ctx: TenantCtx, checkoutId: string, kind: EventKind, reason: string | null, data: Record<string, unknown>) {
+  await writer(ctx).insert(checkoutEvents).values({ id: ctx.deps.newId(), checkoutId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
 }
 
 /** Applies a change to a checkout: version + 1, updatedAt = now. Returns the new row. */
-async function saveCheckout(ctx: RequestCtx, tx: Querier, row: CheckoutRow, patch: Partial<CheckoutRow>): Promise<CheckoutRow> {
+async function saveCheckout(ctx: TenantCtx, row: CheckoutRow, patch: Partial<CheckoutRow>): Promise<CheckoutRow> {
   const next: CheckoutRow = { ...row, ...patch, version: row.version + 1, updatedAt: ctx.nowIso };
   const { id: _id, createdAt: _c, createdBy: _b, ...set } = next;
-  await tx.update(checkouts).set(set).where(eq(checkouts.id, row.id));
+  await writer(ctx).update(checkouts).set(set).where(eq(checkouts.id, row.id));
   return next;
 }
 
@@ -220,8 +214,13 @@ function holderOf(row: CheckoutRow): HolderRef {
 }
 
 /** Where the item is now: the business location of custody steps that do not move it. */
-async function itemLocation(tx: Querier, itemId: string): Promise<string | null> {
-  return (await tx.select({ locationId: items.locationId }).from(items).where(eq(items.id, itemId)))[0]?.locationId ?? null;
+async function itemLocation(ctx: TenantCtx, itemId: string): Promise<string | null> {
+  return (await findItem(ctx, itemId))?.locationId ?? null;
+}
+
+/** A reservation blocks its item (`reserved`) from the start of its window until it ends, starts or is cancelled. */
+async function holdIfStarted(ctx: TenantCtx, r: CheckoutRow): Promise<void> {
+  if (r.state === "reserved" && r.startsAt <= ctx.nowIso && (r.endsAt === null || r.endsAt > ctx.nowIso)) await setBlock(ctx, r.itemId, "reserved", r.id);
 }
 
 // ---------------------------------------------------------------- commands
@@ -235,12 +234,12 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
   if (input.expectedVersion !== undefined && input.reservationId === undefined) {
     throw invalid("/body/expectedVersion", "only applies with reservationId");
   }
-  return withTx(ctx, async (tx) => {
-    const item = await loadItem(tx, input.itemId);
-    await assertHolder(tx, input.holder);
+  return withTx(ctx, async () => {
+    const item = await requireItem(ctx, input.itemId, "/body/itemId");
+    await assertHolder(ctx, input.holder);
     let reservation: CheckoutRow | undefined;
     if (input.reservationId !== undefined) {
-      reservation = (await tx.select().from(checkouts).where(eq(checkouts.id, input.reservationId)))[0];
+      reservation = (await db(ctx).select().from(checkouts).where(eq(checkouts.id, input.reservationId)))[0];
       if (!reservation) throw invalid("/body/reservationId", "unknown reservation");
       if (reservation.itemId !== item.id) throw invalid("/body/reservationId", "the reservation is for another item");
       assertVersion("reservation", reservation, input.expectedVersion);
@@ -257,17 +256,17 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
       }
     }
     if (item.lifecycle !== "active") throw new AppError("state_conflict", `a ${item.lifecycle} item cannot be checked out`);
-    const current = await activeCheckout(tx, item.id);
+    const current = await activeCheckout(ctx, item.id);
     if (current) throw new AppError("state_conflict", `the item is already checked out (checkout ${current.id})`, { extras: { conflictingCheckoutId: current.id } });
     if (BLOCKING_AVAILABILITY.has(item.availability)) throw new AppError("state_conflict", `the item is ${item.availability}`);
     // A packed item travels with its container; it must be unpacked (moved out) before it leaves alone.
     if (item.containerId !== null) throw new AppError("state_conflict", `the item is packed in container ${item.containerId}; move it out first`);
-    const clash = (await overlappingReservations(tx, item.id, ctx.nowIso, input.dueAt, reservation?.id))[0];
+    const clash = (await overlappingReservations(ctx, item.id, ctx.nowIso, input.dueAt, reservation?.id))[0];
     if (clash) throw reservedConflict(clash);
 
     let row: CheckoutRow;
     if (reservation) {
-      row = await saveCheckout(ctx, tx, reservation, {
+      row = await saveCheckout(ctx, reservation, {
         state: "checked_out",
         dueAt: input.dueAt,
         checkedOutAt: ctx.nowIso,
@@ -284,10 +283,10 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
         checkedOutAt: ctx.nowIso,
         note: input.note ?? null,
       });
-      await tx.insert(checkouts).values(row);
+      await writer(ctx).insert(checkouts).values(row);
     }
-    await addEvent(ctx, tx, row.id, "checked_out", null, { dueAt: input.dueAt, holder: input.holder, reservationId: reservation?.id ?? null });
-    await recordMovement(ctx, tx, {
+    await addEvent(ctx, row.id, "checked_out", null, { dueAt: input.dueAt, holder: input.holder, reservationId: reservation?.id ?? null });
+    await recordMovement(ctx, {
       itemId: item.id,
       kind: "checked_out",
       bizLocationId: item.locationId,
@@ -295,7 +294,8 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
       checkoutId: row.id,
       data: { dueAt: input.dueAt },
     });
-    await refreshAvailability(tx, item.id, ctx.nowIso);
+    if (reservation) await clearBlock(ctx, item.id, "reserved", reservation.id);
+    await setBlock(ctx, item.id, "checked_out", row.id);
     return toCheckoutDto(row, ctx.nowIso);
   });
 }
@@ -310,13 +310,13 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
   if (input.startsAt < earliestStart) throw invalid("/body/startsAt", "must not be in the past");
   if (input.endsAt <= input.startsAt) throw invalid("/body/endsAt", "must be after startsAt");
   if (input.endsAt <= ctx.nowIso) throw invalid("/body/endsAt", "must be in the future");
-  return withTx(ctx, async (tx) => {
-    const item = await loadItem(tx, input.itemId);
-    await assertHolder(tx, input.holder);
+  return withTx(ctx, async () => {
+    const item = await requireItem(ctx, input.itemId, "/body/itemId");
+    await assertHolder(ctx, input.holder);
     if (!RESERVABLE.has(item.lifecycle)) throw new AppError("state_conflict", `a ${item.lifecycle} item cannot be reserved`);
-    const clash = (await overlappingReservations(tx, item.id, input.startsAt, input.endsAt))[0];
+    const clash = (await overlappingReservations(ctx, item.id, input.startsAt, input.endsAt))[0];
     if (clash) throw reservedConflict(clash);
-    const current = await activeCheckout(tx, item.id);
+    const current = await activeCheckout(ctx, item.id);
     if (current) {
       const busyUntil = current.dueAt !== null && current.dueAt > ctx.nowIso ? current.dueAt : ctx.nowIso;
       const busyFrom = current.checkedOutAt ?? current.startsAt;
@@ -336,9 +336,9 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
       checkedOutAt: null,
       note: input.note ?? null,
     });
-    await tx.insert(checkouts).values(row);
-    await addEvent(ctx, tx, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
-    await recordMovement(ctx, tx, {
+    await writer(ctx).insert(checkouts).values(row);
+    await addEvent(ctx, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
+    await recordMovement(ctx, {
       itemId: item.id,
       kind: "reserved",
       bizLocationId: item.locationId,
@@ -346,49 +346,49 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
       checkoutId: row.id,
       data: { startsAt: input.startsAt, endsAt: input.endsAt },
     });
-    await refreshAvailability(tx, item.id, ctx.nowIso);
+    await holdIfStarted(ctx, row);
     return toCheckoutDto(row, ctx.nowIso);
   });
 }
 
 export async function cancelReservation(ctx: RequestCtx, id: string, input: z.output<typeof CancelReservation>): Promise<CheckoutDto> {
-  return withTx(ctx, async (tx) => {
-    const row = await loadCheckout(tx, id, "reservation");
+  return withTx(ctx, async () => {
+    const row = await loadCheckout(ctx, id, "reservation");
     assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "cancelled", "cancel");
-    const next = await saveCheckout(ctx, tx, row, { state: "cancelled" });
-    await addEvent(ctx, tx, id, "cancelled", input.reason || null, {});
-    await recordMovement(ctx, tx, {
+    const next = await saveCheckout(ctx, row, { state: "cancelled" });
+    await addEvent(ctx, id, "cancelled", input.reason || null, {});
+    await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "reservation_cancelled",
-      bizLocationId: await itemLocation(tx, row.itemId),
+      bizLocationId: await itemLocation(ctx, row.itemId),
       holder: holderOf(row),
       checkoutId: id,
       reason: input.reason || null,
       data: { startsAt: row.startsAt, endsAt: row.endsAt },
     });
-    await refreshAvailability(tx, row.itemId, ctx.nowIso);
+    await clearBlock(ctx, row.itemId, "reserved", row.id);
     return toCheckoutDto(next, ctx.nowIso);
   });
 }
 
 /** Only a user holder acknowledges, once per holding (a transfer resets it). */
 export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.output<typeof AcknowledgeCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async (tx) => {
-    const row = await loadCheckout(tx, id);
-    if (row.holderKind !== "user" || row.holderId !== ctx.userId) {
+  return withTx(ctx, async () => {
+    const row = await loadCheckout(ctx, id);
+    if (row.holderKind !== "user" || row.holderId !== ctx.actorId) {
       throw new AppError("not_holder", "only the user holding this checkout can acknowledge it");
     }
     assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "acknowledge");
     if (row.acknowledgedAt !== null) throw new AppError("state_conflict", `already acknowledged at ${row.acknowledgedAt}`);
-    const next = await saveCheckout(ctx, tx, row, { acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.userId });
-    await addEvent(ctx, tx, id, "acknowledged", null, { holder: holderOf(row) });
-    await recordMovement(ctx, tx, {
+    const next = await saveCheckout(ctx, row, { acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.actorId });
+    await addEvent(ctx, id, "acknowledged", null, { holder: holderOf(row) });
+    await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "acknowledged",
-      bizLocationId: await itemLocation(tx, row.itemId),
-      holder: { kind: "user", id: ctx.userId },
+      bizLocationId: await itemLocation(ctx, row.itemId),
+      holder: { kind: "user", id: ctx.actorId },
       checkoutId: id,
     });
     return toCheckoutDto(next, ctx.nowIso);
@@ -398,18 +398,18 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
 /** Any future dueAt (shortening too), as long as no reservation starts before it. */
 export async function extendCheckout(ctx: RequestCtx, id: string, input: z.output<typeof ExtendCheckout>): Promise<CheckoutDto> {
   if (input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
-  return withTx(ctx, async (tx) => {
-    const row = await loadCheckout(tx, id);
+  return withTx(ctx, async () => {
+    const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "extend");
-    const clash = (await overlappingReservations(tx, row.itemId, ctx.nowIso, input.dueAt))[0];
+    const clash = (await overlappingReservations(ctx, row.itemId, ctx.nowIso, input.dueAt))[0];
     if (clash) throw reservedConflict(clash);
-    const next = await saveCheckout(ctx, tx, row, { dueAt: input.dueAt });
-    await addEvent(ctx, tx, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
-    await recordMovement(ctx, tx, {
+    const next = await saveCheckout(ctx, row, { dueAt: input.dueAt });
+    await addEvent(ctx, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
+    await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "extended",
-      bizLocationId: await itemLocation(tx, row.itemId),
+      bizLocationId: await itemLocation(ctx, row.itemId),
       holder: holderOf(row),
       checkoutId: id,
       reason: input.reason,
@@ -420,15 +420,15 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
 }
 
 export async function transferCheckout(ctx: RequestCtx, id: string, input: z.output<typeof TransferCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async (tx) => {
-    await assertHolder(tx, input.holder);
-    const row = await loadCheckout(tx, id);
+  return withTx(ctx, async () => {
+    await assertHolder(ctx, input.holder);
+    const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "transfer");
     if (sameHolder(row, input.holder)) throw new AppError("state_conflict", "the item is already held by this holder");
-    const item = (await tx.select({ locationId: items.locationId }).from(items).where(eq(items.id, row.itemId)))[0];
+    const item = await findItem(ctx, row.itemId);
     const fromHolder = holderOf(row);
-    const next = await saveCheckout(ctx, tx, row, {
+    const next = await saveCheckout(ctx, row, {
       holderKind: input.holder.kind,
       holderId: input.holder.id,
       // The new holder has not acknowledged anything yet.
@@ -436,8 +436,8 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
       acknowledgedBy: null,
     });
     const reason = input.reason || null;
-    await addEvent(ctx, tx, id, "transferred", reason, { fromHolder, toHolder: input.holder });
-    await recordMovement(ctx, tx, {
+    await addEvent(ctx, id, "transferred", reason, { fromHolder, toHolder: input.holder });
+    await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "transferred",
       bizLocationId: item?.locationId ?? null,
@@ -456,24 +456,24 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
  * movement each), else it stays where it is recorded.
  */
 export async function returnCheckout(ctx: RequestCtx, id: string, input: z.output<typeof ReturnCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async (tx) => {
-    if (input.locationId !== undefined) await assertLocation(tx, input.locationId, "/body/locationId");
-    const row = await loadCheckout(tx, id);
+  return withTx(ctx, async () => {
+    if (input.locationId !== undefined && !(await activeLocationExists(ctx, input.locationId))) throw invalid("/body/locationId", "unknown location");
+    const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "returned", "return");
-    const item = (await tx.select().from(items).where(eq(items.id, row.itemId)))[0];
+    const item = await findItem(ctx, row.itemId);
     if (!item) throw notFound("item");
     const toLocationId = input.locationId ?? item.locationId;
     const note = input.note || null;
 
-    const next = await saveCheckout(ctx, tx, row, {
+    const next = await saveCheckout(ctx, row, {
       state: "returned",
       returnedAt: ctx.nowIso,
       returnCondition: input.condition ?? null,
       returnLocationId: toLocationId,
     });
-    await addEvent(ctx, tx, id, "returned", note, { condition: input.condition ?? null, locationId: toLocationId });
-    await recordMovement(ctx, tx, {
+    await addEvent(ctx, id, "returned", note, { condition: input.condition ?? null, locationId: toLocationId });
+    await recordMovement(ctx, {
       itemId: item.id,
       kind: "returned",
       bizLocationId: toLocationId,
@@ -486,91 +486,99 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
       data: { condition: input.condition ?? null, fromCondition: item.condition },
     });
 
-    // Availability first (it may bump the item's version), then the item's own
-    // changes, so the item gains exactly one version for this return.
-    await refreshAvailability(tx, item.id, ctx.nowIso);
-    const itemPatch: Partial<ItemRow> = {};
-    if (input.condition !== undefined && input.condition !== item.condition) itemPatch.condition = input.condition;
-    if (input.locationId !== undefined) {
-      if (input.locationId !== item.locationId) itemPatch.locationId = input.locationId;
-      if (item.containerId !== null) itemPatch.containerId = null;
+    // One write of the item: custody released, condition and place taken (one new version).
+    await clearBlock(ctx, item.id, "checked_out", row.id);
+    const itemPatch: Partial<ItemRow> = { condition: input.condition };
+    if (input.locationId !== undefined) Object.assign(itemPatch, { locationId: input.locationId, containerId: null });
+    await changeItem(ctx, item.id, itemPatch);
+    if (input.locationId !== undefined && input.locationId !== item.locationId) {
+      await moveContents(ctx, item.id, input.locationId, { reason: "its container was returned", data: { checkoutId: id } });
     }
-    if (Object.keys(itemPatch).length > 0) {
-      const now = (await tx.select({ version: items.version }).from(items).where(eq(items.id, item.id)))[0];
-      const version = now && now.version > item.version ? now.version : item.version + 1;
-      await tx.update(items).set({ ...itemPatch, version, updatedAt: ctx.nowIso }).where(eq(items.id, item.id));
-    }
-    if (itemPatch.locationId !== undefined) await moveContents(ctx, tx, item.id, itemPatch.locationId, { reason: "its container was returned", data: { checkoutId: id } });
     return toCheckoutDto(next, ctx.nowIso);
   });
 }
 
-/** Actor of changes the service makes on its own schedule. */
-export const SYSTEM_ACTOR = "system";
+/**
+ * Items whose reservation window has started become `reserved` (availability
+ * describes now; a reservation for next week leaves the item available until then):
+ * each started reservation without its block gets one. At most `limit` per call;
+ * returns how many blocks were set. Runs in the reservations job as `system`.
+ */
+export async function startReservationWindows(ctx: TenantCtx, limit = 500): Promise<number> {
+  return withTx(ctx, async () => {
+    const started = await writer(ctx)
+      .select()
+      .from(checkouts)
+      .where(
+        and(
+          eq(checkouts.state, "reserved"),
+          lte(checkouts.startsAt, ctx.nowIso),
+          or(isNull(checkouts.endsAt), gt(checkouts.endsAt, ctx.nowIso)),
+          notExists(
+            writer(ctx)
+              .select({ one: sql`1` })
+              .from(itemBlocks)
+              .where(and(eq(itemBlocks.itemId, checkouts.itemId), eq(itemBlocks.kind, "reserved"), eq(itemBlocks.sourceId, checkouts.id))),
+          ),
+        ),
+      )
+      .limit(limit);
+    for (const r of started) await holdIfStarted(ctx, r);
+    return started.length;
+  });
+}
 
 /**
  * Cancels reservations whose window ended without a checkout, so they stop
- * holding the item `reserved`; each gets an `expired` event and a
- * `reservation_cancelled` movement (data.expired, actor `system`; no outbox event,
- * so appendMovement without a request). At most `limit` per call.
+ * holding the item `reserved`: each gets an `expired` event and a
+ * `reservation_cancelled` movement (data.expired; the actor is the context's,
+ * `system` in the reservations job). At most `limit` per call.
  */
-/**
- * Items still `available` whose reservation window has started become `reserved`
- * (availability describes now; a reservation for next week leaves the item
- * available until then). At most `limit` items per call; returns how many changed.
- */
-export async function startReservationWindows(tx: Querier, nowIso: string, limit = 500): Promise<number> {
-  const started = await tx
-    .selectDistinct({ itemId: checkouts.itemId })
-    .from(checkouts)
-    .innerJoin(items, eq(items.id, checkouts.itemId))
-    .where(
-      and(
-        eq(checkouts.state, "reserved"),
-        lte(checkouts.startsAt, nowIso),
-        or(isNull(checkouts.endsAt), gt(checkouts.endsAt, nowIso)),
-        eq(items.availability, "available"),
-      ),
-    )
-    .limit(limit);
-  let changed = 0;
-  for (const { itemId } of started) if ((await refreshAvailability(tx, itemId, nowIso)) !== "available") changed++;
-  return changed;
-}
-
-export async function expireReservations(tx: Querier, nowIso: string, newId: () => string, limit = 500): Promise<number> {
-  const ended = await tx
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.state, "reserved"), lte(checkouts.endsAt, nowIso)))
-    .limit(limit);
-  for (const r of ended) {
-    await tx.update(checkouts).set({ state: "cancelled", version: r.version + 1, updatedAt: nowIso }).where(eq(checkouts.id, r.id));
-    await tx.insert(checkoutEvents).values({
-      id: newId(),
-      checkoutId: r.id,
-      kind: "expired",
-      actorId: SYSTEM_ACTOR,
-      recordedAt: nowIso,
-      reason: "the reservation window ended without a checkout",
-      data: { endsAt: r.endsAt },
-    });
-    await appendMovement(
-      tx,
-      {
+export async function expireReservations(ctx: TenantCtx, limit = 500): Promise<number> {
+  return withTx(ctx, async () => {
+    const ended = await writer(ctx)
+      .select()
+      .from(checkouts)
+      .where(and(eq(checkouts.state, "reserved"), lte(checkouts.endsAt, ctx.nowIso)))
+      .limit(limit);
+    const reason = "the reservation window ended without a checkout";
+    for (const r of ended) {
+      await saveCheckout(ctx, r, { state: "cancelled" });
+      await addEvent(ctx, r.id, "expired", reason, { endsAt: r.endsAt });
+      await recordMovement(ctx, {
         itemId: r.itemId,
         kind: "reservation_cancelled",
-        actorId: SYSTEM_ACTOR,
-        recordedAt: nowIso,
-        bizLocationId: await itemLocation(tx, r.itemId),
+        bizLocationId: await itemLocation(ctx, r.itemId),
         holder: holderOf(r),
         checkoutId: r.id,
-        reason: "the reservation window ended without a checkout",
+        reason,
         data: { startsAt: r.startsAt, endsAt: r.endsAt, expired: true },
-      },
-      newId,
-    );
-  }
-  for (const itemId of new Set(ended.map((r) => r.itemId))) await refreshAvailability(tx, itemId, nowIso);
-  return ended.length;
+      });
+      await clearBlock(ctx, r.itemId, "reserved", r.id);
+    }
+    return ended.length;
+  });
+}
+
+// ---------------------------------------------------------------- reads for other modules
+
+/** The item's open checkout and its reservations not yet ended, by start (a snapshot query for the item detail). */
+export function custodyOfItemQuery(q: Querier, itemId: string, nowIso: string, limit: number) {
+  return q
+    .select()
+    .from(checkouts)
+    .where(
+      and(
+        eq(checkouts.itemId, itemId),
+        sql`(${checkouts.state} = 'checked_out' OR (${checkouts.state} = 'reserved' AND (${checkouts.endsAt} IS NULL OR ${checkouts.endsAt} > ${nowIso})))`,
+      ),
+    )
+    .orderBy(asc(checkouts.startsAt), asc(checkouts.id))
+    .limit(limit);
+}
+
+/** The item's open checkout (state checked_out), or null. */
+export async function currentCheckout(ctx: TenantCtx, itemId: string): Promise<CheckoutDto | null> {
+  const row = await activeCheckout(ctx, itemId);
+  return row ? toCheckoutDto(row, ctx.nowIso) : null;
 }

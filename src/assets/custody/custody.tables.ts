@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
-import { items } from "../items/items.tables.ts";
-import { locations } from "../master-data/master-data.tables.ts";
+import { items } from "../kernel/kernel.tables.ts";
+import { locations } from "../locations/locations.tables.ts";
 
 /**
  * A reservation is a checkout in state `reserved` (window [starts_at, ends_at));

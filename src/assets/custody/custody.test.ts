@@ -1,114 +1,72 @@
 // Custody told as a story: an item is reserved for next week, lent out now and
 // brought back before that, then the reservation is started, acknowledged,
 // extended, handed on and returned in a worse condition, with the failures
-// along the way. Master data and items are seeded with direct inserts so this
-// file does not depend on the routes that create them.
+// along the way. Master data and items are seeded through the kit's factories
+// (the API's own handlers) by another member, before the story's clock starts.
 import { test, expect, afterAll, beforeAll, describe } from "bun:test";
-import { and, asc, eq } from "drizzle-orm";
-import { createTestEnv, MutableClock } from "../../../test/harness.ts";
-import { locations, parties } from "../master-data/master-data.tables.ts";
-import { items } from "../items/items.tables.ts";
-import { movements } from "../movements/movements.tables.ts";
+import { and, asc, eq, gte } from "drizzle-orm";
+import { MutableClock } from "../../../test/harness.ts";
+import { expectFieldError as expectField, expectProblem } from "../../../test/contract/helpers.ts";
+import { partnerKit } from "../../../test/kit.ts";
+import { items, movements } from "../kernel/kernel.tables.ts";
 import { routes } from "./index.ts";
 import { startReservationWindows } from "./custody.service.ts";
+import { systemContext } from "../../platform/tenancy/tenant-context.ts";
 
-const P = "acme";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = new Date("2026-03-02T09:00:00.000Z");
-const clock = new MutableClock(new Date(T0));
-const env = await createTestEnv({}, { clock });
-afterAll(() => env.close());
+// Seeding happens a minute before T0, so the story's own movements are those recorded from T0 on.
+const clock = new MutableClock(new Date(T0.getTime() - 60_000));
+const api = await partnerKit({ clock, users: { "op-1": "operator", alice: "viewer", bob: "viewer" } });
+const env = api.env;
+const P = api.partnerId;
+afterAll(() => api.close());
 
 const at = (ms: number) => new Date(T0.getTime() + ms).toISOString();
-/** Tokens are minted at the clock's time, so mint one per call after the clock moves. */
-const tok = (user: string) => env.token(user);
-const url = (path: string) => `/api/assets${path}${path.includes("?") ? "&" : "?"}partnerId=${P}`;
-async function call(method: string, path: string, body?: unknown, user = "op-1", idem?: string | false) {
-  return env.call(method, url(path), { token: await tok(user), body, idem });
-}
-function expectProblem(res: { status: number; body: { code?: string } }, status: number, code: string) {
-  expect(`${res.status} ${res.body.code}`, JSON.stringify(res.body)).toBe(`${status} ${code}`);
-}
-function expectField(res: { status: number; body: { code?: string; errors?: Array<{ path: string }> } }, path: string) {
-  expectProblem(res, 400, "validation_failed");
-  expect((res.body.errors ?? []).map((e) => e.path)).toContain(path);
-}
 
 const ids = { warehouse: "", desk: "", rentals: "", archivedParty: "", item: "", other: "", planned: "", box: "", inBox: "" };
 
-async function tenantDb() {
-  return env.deps.tenancy.acquire(P);
-}
-async function itemRow(id: string) {
-  const h = await tenantDb();
-  try {
-    return (await h.db.read.select().from(items).where(eq(items.id, id)))[0]!;
-  } finally {
-    env.deps.tenancy.release(h);
-  }
-}
-async function movementsOf(itemId: string) {
-  const h = await tenantDb();
-  try {
-    return await h.db.read.select().from(movements).where(eq(movements.itemId, itemId)).orderBy(asc(movements.recordedAt), asc(movements.id));
-  } finally {
-    env.deps.tenancy.release(h);
-  }
-}
+const itemRow = (id: string) => api.read(async (q) => (await q.select().from(items).where(eq(items.id, id)))[0]!);
+/** The item's movements recorded from T0 on (the story's, not the seeding's). */
+const movementsOf = (itemId: string) =>
+  api.read((q) =>
+    q
+      .select()
+      .from(movements)
+      .where(and(eq(movements.itemId, itemId), gte(movements.recordedAt, T0.toISOString())))
+      .orderBy(asc(movements.recordedAt), asc(movements.id)),
+  );
 
 beforeAll(async () => {
-  await env.provision(P);
-  await env.member(P, "op-1", "operator", "Olga Operator");
-  await env.member(P, "alice", "viewer", "Alice");
-  await env.member(P, "bob", "viewer", "Bob");
-  const now = clock.now().toISOString();
-  const meta = { createdAt: now, updatedAt: now, createdBy: "seed" };
-  for (const k of Object.keys(ids) as Array<keyof typeof ids>) ids[k] = env.deps.newId();
-  const item = (id: string, name: string, extra: Partial<typeof items.$inferInsert> = {}) => ({
-    id,
-    name,
-    ownership: "owned" as const,
-    tracking: "serialised" as const,
-    quantity: 1,
-    condition: "good" as const,
-    qualityStatus: "released" as const,
-    attributes: {},
-    lifecycle: "active" as const,
-    availability: "available" as const,
-    locationId: ids.warehouse,
-    ...meta,
-    ...extra,
-  });
-  const h = await tenantDb();
-  try {
-    await env.deps.tenancy.writeTx(h, async (tx) => {
-      await tx.insert(locations).values([
-        { id: ids.warehouse, name: "Warehouse", kind: "site", ...meta },
-        { id: ids.desk, name: "Front desk", kind: "room", parentId: ids.warehouse, ...meta },
-      ]);
-      await tx.insert(parties).values([
-        { id: ids.rentals, name: "Stage Rentals Ltd", kind: "organisation", ...meta },
-        { id: ids.archivedParty, name: "Gone Ltd", kind: "organisation", status: "archived", ...meta },
-      ]);
-      await tx.insert(items).values([
-        item(ids.item, "Projector"),
-        item(ids.other, "Tripod"),
-        item(ids.planned, "New laptop", { lifecycle: "planned" }),
-        item(ids.box, "Cable case"),
-      ]);
-      await tx.insert(items).values(item(ids.inBox, "HDMI cable", { containerId: ids.box }));
-    });
-  } finally {
-    env.deps.tenancy.release(h);
-  }
+  // Seeded as an admin would create them, through the API's own handlers.
+  await env.member(P, "seeder", "admin");
+  const as = { as: "seeder" };
+  ids.warehouse = (await api.seed.call("post", "/locations", { name: "Warehouse", kind: "site" }, as)).id;
+  ids.desk = (await api.seed.call("post", "/locations", { name: "Front desk", kind: "room", parentId: ids.warehouse }, as)).id;
+  ids.rentals = (await api.seed.call("post", "/parties", { name: "Stage Rentals Ltd", kind: "organisation" }, as)).id;
+  const gone = await api.seed.call("post", "/parties", { name: "Gone Ltd", kind: "organisation" }, as);
+  await api.seed.call("patch", `/parties/${gone.id}`, { expectedVersion: gone.version, status: "archived" }, as);
+  ids.archivedParty = gone.id;
+  const active = async (name: string) => {
+    const item = await api.seed.call("post", "/assets", { name, ownership: "owned", locationId: ids.warehouse }, as);
+    await api.seed.call("post", `/items/${item.id}/activate`, {}, as);
+    return item.id as string;
+  };
+  ids.item = await active("Projector");
+  ids.other = await active("Tripod");
+  ids.planned = (await api.seed.call("post", "/assets", { name: "New laptop", ownership: "owned", locationId: ids.warehouse }, as)).id;
+  ids.box = await active("Cable case");
+  ids.inBox = await active("HDMI cable");
+  await api.seed.call("post", `/items/${ids.inBox}/move`, { toContainerId: ids.box }, as);
+  clock.current = new Date(T0);
 });
 
 describe("a projector's week", () => {
   const state = { aliceRes: "", rentalsRes: "", direct: "" };
 
   test("reserved for next week; an overlapping reservation is 409, an adjacent one fits", async () => {
-    const r = await call("POST", "/reservations", {
+    const r = await api.post("/reservations", {
       itemId: ids.item,
       holder: { kind: "user", id: "alice" },
       startsAt: at(7 * DAY),
@@ -122,11 +80,11 @@ describe("a projector's week", () => {
     // Availability describes now: reserved next week, available today; the item's
     // detail shows the reservation as upcoming.
     expect((await itemRow(ids.item)).availability).toBe("available");
-    const detail = await env.call("GET", `/api/assets/items/${ids.item}?partnerId=${P}`, { token: await tok("op-1") });
+    const detail = await api.get(`/items/${ids.item}`);
     expect(detail.body.availability).toBe("available");
     expect(JSON.stringify(detail.body.custody)).toContain(state.aliceRes);
 
-    const clash = await call("POST", "/reservations", {
+    const clash = await api.post("/reservations", {
       itemId: ids.item,
       holder: { kind: "party", id: ids.rentals },
       startsAt: at(8 * DAY),
@@ -136,7 +94,7 @@ describe("a projector's week", () => {
     expect(clash.body.detail).toContain(state.aliceRes);
 
     // Windows are half-open: one may start exactly when the other ends.
-    const next = await call("POST", "/reservations", {
+    const next = await api.post("/reservations", {
       itemId: ids.item,
       holder: { kind: "party", id: ids.rentals },
       startsAt: at(9 * DAY),
@@ -148,25 +106,25 @@ describe("a projector's week", () => {
 
   test("reservation input is checked", async () => {
     const base = { itemId: ids.item, holder: { kind: "user", id: "alice" } };
-    expectField(await call("POST", "/reservations", { ...base, startsAt: at(3 * DAY), endsAt: at(2 * DAY) }), "/body/endsAt");
-    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3 * DAY), endsAt: at(-2 * DAY) }), "/body/startsAt");
+    expectField(await api.post("/reservations", { ...base, startsAt: at(3 * DAY), endsAt: at(2 * DAY) }), "/body/endsAt");
+    expectField(await api.post("/reservations", { ...base, startsAt: at(-3 * DAY), endsAt: at(-2 * DAY) }), "/body/startsAt");
     // A window already begun (beyond the clock-skew grace) is not a reservation.
-    expectField(await call("POST", "/reservations", { ...base, startsAt: at(-3_600_000), endsAt: at(2 * DAY) }), "/body/startsAt");
-    expectField(await call("POST", "/reservations", { ...base, startsAt: "next week", endsAt: at(2 * DAY) }), "/body/startsAt");
-    expectField(await call("POST", "/reservations", { ...base, itemId: env.deps.newId(), startsAt: at(DAY), endsAt: at(2 * DAY) }), "/body/itemId");
+    expectField(await api.post("/reservations", { ...base, startsAt: at(-3_600_000), endsAt: at(2 * DAY) }), "/body/startsAt");
+    expectField(await api.post("/reservations", { ...base, startsAt: "next week", endsAt: at(2 * DAY) }), "/body/startsAt");
+    expectField(await api.post("/reservations", { ...base, itemId: env.deps.newId(), startsAt: at(DAY), endsAt: at(2 * DAY) }), "/body/itemId");
     expectField(
-      await call("POST", "/reservations", { ...base, holder: { kind: "party", id: ids.archivedParty }, startsAt: at(DAY), endsAt: at(2 * DAY) }),
+      await api.post("/reservations", { ...base, holder: { kind: "party", id: ids.archivedParty }, startsAt: at(DAY), endsAt: at(2 * DAY) }),
       "/body/holder/id",
     );
   });
 
   test("checked out now: a due time running into next week's reservation is 409, before it is fine", async () => {
     const body = { itemId: ids.item, holder: { kind: "party", id: ids.rentals }, note: "rehearsal" };
-    const late = await call("POST", "/checkouts", { ...body, dueAt: at(7 * DAY + HOUR) });
+    const late = await api.post("/checkouts", { ...body, dueAt: at(7 * DAY + HOUR) });
     expectProblem(late, 409, "state_conflict");
     expect(late.body.detail).toContain(state.aliceRes);
 
-    const res = await call("POST", "/checkouts", { ...body, dueAt: at(3 * DAY) });
+    const res = await api.post("/checkouts", { ...body, dueAt: at(3 * DAY) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
       state: "checked_out",
@@ -182,14 +140,14 @@ describe("a projector's week", () => {
     state.direct = res.body.id;
     const item = await itemRow(ids.item);
     expect(item.availability).toBe("checked_out");
-    expect(item.version).toBe(2); // checked_out (+1); next week's reservation changed nothing yet
+    expect(item.version).toBe(3); // seeded at 2 (registered, activated); checked_out +1; next week's reservation changed nothing yet
 
-    const again = await call("POST", "/checkouts", { ...body, dueAt: at(2 * DAY) });
+    const again = await api.post("/checkouts", { ...body, dueAt: at(2 * DAY) });
     expectProblem(again, 409, "state_conflict");
     expect(again.body.detail).toContain(state.direct);
     // Reserving across the running checkout is refused too.
     expectProblem(
-      await call("POST", "/reservations", { itemId: ids.item, holder: { kind: "user", id: "bob" }, startsAt: at(2 * DAY), endsAt: at(4 * DAY) }),
+      await api.post("/reservations", { itemId: ids.item, holder: { kind: "user", id: "bob" }, startsAt: at(2 * DAY), endsAt: at(4 * DAY) }),
       409,
       "state_conflict",
     );
@@ -213,50 +171,50 @@ describe("a projector's week", () => {
 
   test("checkout input and item state are checked", async () => {
     const holder = { kind: "user", id: "bob" };
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(-HOUR) }), "/body/dueAt");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(0) }), "/body/dueAt");
-    expectField(await call("POST", "/checkouts", { itemId: env.deps.newId(), holder, dueAt: at(DAY) }), "/body/itemId");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "user", id: "nobody" }, dueAt: at(DAY) }), "/body/holder/id");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "location", id: env.deps.newId() }, dueAt: at(DAY) }), "/body/holder/id");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "robot", id: "r2" }, dueAt: at(DAY) }), "/body/holder/kind");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), expectedVersion: 1 }), "/body/expectedVersion");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: env.deps.newId() }), "/body/reservationId");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: state.aliceRes }), "/body/reservationId");
-    expectField(await call("POST", "/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), createdBy: "someone" }), "/body/createdBy");
-    const planned = await call("POST", "/checkouts", { itemId: ids.planned, holder, dueAt: at(DAY) });
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(-HOUR) }), "/body/dueAt");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(0) }), "/body/dueAt");
+    expectField(await api.post("/checkouts", { itemId: env.deps.newId(), holder, dueAt: at(DAY) }), "/body/itemId");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder: { kind: "user", id: "nobody" }, dueAt: at(DAY) }), "/body/holder/id");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder: { kind: "location", id: env.deps.newId() }, dueAt: at(DAY) }), "/body/holder/id");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder: { kind: "robot", id: "r2" }, dueAt: at(DAY) }), "/body/holder/kind");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), expectedVersion: 1 }), "/body/expectedVersion");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: env.deps.newId() }), "/body/reservationId");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), reservationId: state.aliceRes }), "/body/reservationId");
+    expectField(await api.post("/checkouts", { itemId: ids.other, holder, dueAt: at(DAY), createdBy: "someone" }), "/body/createdBy");
+    const planned = await api.post("/checkouts", { itemId: ids.planned, holder, dueAt: at(DAY) });
     expectProblem(planned, 409, "state_conflict");
     expect(planned.body.detail).toContain("planned");
     expect((await movementsOf(ids.other)).length).toBe(0);
   });
 
   test("a party holding it cannot acknowledge, nor can anyone else", async () => {
-    expectProblem(await call("POST", `/checkouts/${state.direct}/acknowledge`, {}, "alice"), 403, "not_holder");
-    expectProblem(await call("POST", `/checkouts/${state.direct}/acknowledge`, {}, "op-1"), 403, "not_holder");
-    expectProblem(await call("POST", `/checkouts/${env.deps.newId()}/acknowledge`, {}, "alice"), 404, "not_found");
+    expectProblem(await api.as("alice").post(`/checkouts/${state.direct}/acknowledge`, {}), 403, "not_holder");
+    expectProblem(await api.post(`/checkouts/${state.direct}/acknowledge`, {}), 403, "not_holder");
+    expectProblem(await api.as("alice").post(`/checkouts/${env.deps.newId()}/acknowledge`, {}), 404, "not_found");
   });
 
   test("overdue is derived from the clock", async () => {
     clock.advance(3 * DAY + HOUR);
-    const overdue = await call("GET", "/checkouts?overdue=true");
+    const overdue = await api.get("/checkouts?overdue=true");
     expect(overdue.status, JSON.stringify(overdue.body)).toBe(200);
     expect(overdue.body.total).toBe(1);
     expect(overdue.body.filters).toEqual({ overdue: true });
     expect(overdue.body.items[0]).toMatchObject({ id: state.direct, overdue: true });
-    const notOverdue = await call("GET", "/checkouts?overdue=false");
+    const notOverdue = await api.get("/checkouts?overdue=false");
     expect(notOverdue.body.total).toBe(2);
     expect(notOverdue.body.items.every((c: { overdue: boolean }) => !c.overdue)).toBe(true);
-    const detail = await call("GET", `/checkouts/${state.direct}`);
+    const detail = await api.get(`/checkouts/${state.direct}`);
     expect(detail.body.overdue).toBe(true);
   });
 
   test("returned before next week: the item is available until the reservation starts", async () => {
-    const res = await call("POST", `/checkouts/${state.direct}/return`, { note: "all fine" });
+    const res = await api.post(`/checkouts/${state.direct}/return`, { note: "all fine" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ state: "returned", returnedAt: at(3 * DAY + HOUR), returnCondition: null, returnLocationId: ids.warehouse, overdue: false, version: 2 });
     const item = await itemRow(ids.item);
     expect(item).toMatchObject({ availability: "available", condition: "good", locationId: ids.warehouse });
-    expectProblem(await call("POST", `/checkouts/${state.direct}/return`, {}), 409, "state_conflict");
-    expect((await call("GET", "/checkouts?overdue=true")).body.total).toBe(0);
+    expectProblem(await api.post(`/checkouts/${state.direct}/return`, {}), 409, "state_conflict");
+    expect((await api.get("/checkouts?overdue=true")).body.total).toBe(0);
   });
 
   test("the reservation is started next week by its holder only", async () => {
@@ -264,18 +222,18 @@ describe("a projector's week", () => {
     // The window has started: the reservations job makes the item reserved.
     const h = await env.deps.tenancy.acquire(P);
     try {
-      expect(await env.deps.tenancy.writeTx(h, (tx) => startReservationWindows(tx, clock.now().toISOString()))).toBe(1);
+      expect(await startReservationWindows(systemContext(env.deps, h, P, "test-run", clock.now()))).toBe(1);
     } finally {
       env.deps.tenancy.release(h);
     }
     expect((await itemRow(ids.item)).availability).toBe("reserved");
     const body = { itemId: ids.item, reservationId: state.aliceRes, dueAt: at(8 * DAY) };
-    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "bob" } }), 409, "state_conflict");
-    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 7 }), 409, "version_conflict");
+    expectProblem(await api.post("/checkouts", { ...body, holder: { kind: "user", id: "bob" } }), 409, "state_conflict");
+    expectProblem(await api.post("/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 7 }), 409, "version_conflict");
     // Running into the next reservation is refused for a started one too.
-    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, dueAt: at(10 * DAY) }), 409, "state_conflict");
+    expectProblem(await api.post("/checkouts", { ...body, holder: { kind: "user", id: "alice" }, dueAt: at(10 * DAY) }), 409, "state_conflict");
 
-    const res = await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 1 });
+    const res = await api.post("/checkouts", { ...body, holder: { kind: "user", id: "alice" }, expectedVersion: 1 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
       id: state.aliceRes,
@@ -289,69 +247,69 @@ describe("a projector's week", () => {
       acknowledgedAt: null,
     });
     expect((await itemRow(ids.item)).availability).toBe("checked_out");
-    expectProblem(await call("POST", "/checkouts", { ...body, holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
-    expectProblem(await call("POST", `/reservations/${state.aliceRes}/cancel`, {}), 409, "state_conflict");
+    expectProblem(await api.post("/checkouts", { ...body, holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
+    expectProblem(await api.post(`/reservations/${state.aliceRes}/cancel`, {}), 409, "state_conflict");
   });
 
   test("acknowledged by the holder, not by anyone else, and only once", async () => {
     clock.advance(60_000);
-    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "bob"), 403, "not_holder");
-    const res = await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice");
+    expectProblem(await api.as("bob").post(`/checkouts/${state.aliceRes}/acknowledge`, {}), 403, "not_holder");
+    const res = await api.as("alice").post(`/checkouts/${state.aliceRes}/acknowledge`, {});
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ acknowledgedBy: "alice", acknowledgedAt: clock.now().toISOString(), version: 3 });
-    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice"), 409, "state_conflict");
-    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, { expectedVersion: 1 }, "alice"), 409, "version_conflict");
+    expectProblem(await api.as("alice").post(`/checkouts/${state.aliceRes}/acknowledge`, {}), 409, "state_conflict");
+    expectProblem(await api.as("alice").post(`/checkouts/${state.aliceRes}/acknowledge`, { expectedVersion: 1 }), 409, "version_conflict");
   });
 
   test("extended with a reason, never into the next reservation", async () => {
     clock.advance(60_000);
     const path = `/checkouts/${state.aliceRes}/extend`;
-    expectField(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR) }), "/body/reason");
-    expectField(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "   " }), "/body/reason");
-    expectField(await call("POST", path, { dueAt: at(DAY), reason: "oops" }), "/body/dueAt");
-    const clash = await call("POST", path, { dueAt: at(10 * DAY), reason: "talk moved" });
+    expectField(await api.post(path, { dueAt: at(8 * DAY + 12 * HOUR) }), "/body/reason");
+    expectField(await api.post(path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "   " }), "/body/reason");
+    expectField(await api.post(path, { dueAt: at(DAY), reason: "oops" }), "/body/dueAt");
+    const clash = await api.post(path, { dueAt: at(10 * DAY), reason: "talk moved" });
     expectProblem(clash, 409, "state_conflict");
     expect(clash.body.detail).toContain(state.rentalsRes);
-    expectProblem(await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 1 }), 409, "version_conflict");
-    const res = await call("POST", path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 3 });
+    expectProblem(await api.post(path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 1 }), 409, "version_conflict");
+    const res = await api.post(path, { dueAt: at(8 * DAY + 12 * HOUR), reason: "talk moved", expectedVersion: 3 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ dueAt: at(8 * DAY + 12 * HOUR), version: 4 });
-    expectProblem(await call("POST", `/checkouts/${state.direct}/extend`, { dueAt: at(8 * DAY), reason: "x" }), 409, "state_conflict");
+    expectProblem(await api.post(`/checkouts/${state.direct}/extend`, { dueAt: at(8 * DAY), reason: "x" }), 409, "state_conflict");
   });
 
   test("the rentals reservation is released", async () => {
     clock.advance(60_000);
-    const res = await call("POST", `/reservations/${state.rentalsRes}/cancel`, { reason: "they cancelled" });
+    const res = await api.post(`/reservations/${state.rentalsRes}/cancel`, { reason: "they cancelled" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ state: "cancelled", version: 2 });
-    expectProblem(await call("POST", `/reservations/${state.rentalsRes}/cancel`, {}), 409, "state_conflict");
-    expectProblem(await call("POST", `/reservations/${env.deps.newId()}/cancel`, {}), 404, "not_found");
+    expectProblem(await api.post(`/reservations/${state.rentalsRes}/cancel`, {}), 409, "state_conflict");
+    expectProblem(await api.post(`/reservations/${env.deps.newId()}/cancel`, {}), 404, "not_found");
   });
 
   test("transferred to Bob: a movement, and the acknowledgement is reset", async () => {
     clock.advance(60_000);
     const path = `/checkouts/${state.aliceRes}/transfer`;
-    expectProblem(await call("POST", path, { holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
-    expectField(await call("POST", path, { holder: { kind: "party", id: env.deps.newId() } }), "/body/holder/id");
-    const res = await call("POST", path, { holder: { kind: "user", id: "bob" }, reason: "Alice is ill" });
+    expectProblem(await api.post(path, { holder: { kind: "user", id: "alice" } }), 409, "state_conflict");
+    expectField(await api.post(path, { holder: { kind: "party", id: env.deps.newId() } }), "/body/holder/id");
+    const res = await api.post(path, { holder: { kind: "user", id: "bob" }, reason: "Alice is ill" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ holder: { kind: "user", id: "bob" }, acknowledgedAt: null, acknowledgedBy: null, version: 5 });
     const moves = await movementsOf(ids.item);
     const t = moves.at(-1)!;
     expect(t).toMatchObject({ kind: "transferred", actorId: "op-1", holderKind: "user", holderId: "bob", checkoutId: state.aliceRes, reason: "Alice is ill" });
     expect(t.data).toEqual({ fromHolder: { kind: "user", id: "alice" } });
-    expectProblem(await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "alice"), 403, "not_holder");
+    expectProblem(await api.as("alice").post(`/checkouts/${state.aliceRes}/acknowledge`, {}), 403, "not_holder");
     clock.advance(60_000);
-    expect((await call("POST", `/checkouts/${state.aliceRes}/acknowledge`, {}, "bob")).status).toBe(200);
+    expect((await api.as("bob").post(`/checkouts/${state.aliceRes}/acknowledge`, {})).status).toBe(200);
   });
 
   test("returned in a worse condition at the front desk", async () => {
     clock.advance(60_000);
     const path = `/checkouts/${state.aliceRes}/return`;
-    expectField(await call("POST", path, { locationId: env.deps.newId() }), "/body/locationId");
-    expectField(await call("POST", path, { condition: "shattered" }), "/body/condition");
+    expectField(await api.post(path, { locationId: env.deps.newId() }), "/body/locationId");
+    expectField(await api.post(path, { condition: "shattered" }), "/body/condition");
     const before = await itemRow(ids.item);
-    const res = await call("POST", path, { condition: "poor", locationId: ids.desk, note: "lens scratched" });
+    const res = await api.post(path, { condition: "poor", locationId: ids.desk, note: "lens scratched" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ state: "returned", returnCondition: "poor", returnLocationId: ids.desk, returnedAt: clock.now().toISOString(), version: 7 });
     const item = await itemRow(ids.item);
@@ -391,7 +349,7 @@ describe("a projector's week", () => {
 
   test("the record tells its history, newest first", async () => {
     // Reads need only ams_view: a viewer holding the item can see it.
-    const detail = await call("GET", `/checkouts/${state.aliceRes}`, undefined, "bob");
+    const detail = await api.as("bob").get(`/checkouts/${state.aliceRes}`);
     expect(detail.status).toBe(200);
     expect(detail.body.events.map((e: { kind: string }) => e.kind)).toEqual([
       "returned",
@@ -405,52 +363,42 @@ describe("a projector's week", () => {
     const ext = detail.body.events[3];
     expect(ext).toMatchObject({ actorId: "op-1", reason: "talk moved", data: { fromDueAt: at(8 * DAY), toDueAt: at(8 * DAY + 12 * HOUR) } });
     expect(detail.body.events[1]).toMatchObject({ actorId: "bob" });
-    expectProblem(await call("GET", `/checkouts/${env.deps.newId()}`), 404, "not_found");
+    expectProblem(await api.get(`/checkouts/${env.deps.newId()}`), 404, "not_found");
   });
 });
 
 describe("more custody rules", () => {
   test("a returned container brings its contents along", async () => {
-    const out = await call("POST", "/checkouts", { itemId: ids.box, holder: { kind: "location", id: ids.desk }, dueAt: at(20 * DAY) });
+    const cableBefore = await itemRow(ids.inBox);
+    const out = await api.post("/checkouts", { itemId: ids.box, holder: { kind: "location", id: ids.desk }, dueAt: at(20 * DAY) });
     expect(out.status, JSON.stringify(out.body)).toBe(201);
-    const back = await call("POST", `/checkouts/${out.body.id}/return`, { locationId: ids.desk });
+    const back = await api.post(`/checkouts/${out.body.id}/return`, { locationId: ids.desk });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     expect((await itemRow(ids.box)).locationId).toBe(ids.desk);
     const cable = await itemRow(ids.inBox);
-    expect(cable).toMatchObject({ locationId: ids.desk, containerId: ids.box, version: 2 });
+    expect(cable).toMatchObject({ locationId: ids.desk, containerId: ids.box, version: cableBefore.version + 1 });
     const moves = await movementsOf(ids.inBox);
     expect(moves).toHaveLength(1);
     expect(moves[0]).toMatchObject({ kind: "moved", fromLocationId: ids.warehouse, toLocationId: ids.desk, actorId: "op-1" });
   });
 
   test("an item on hold cannot leave", async () => {
-    const h = await tenantDb();
-    try {
-      await env.deps.tenancy.writeTx(h, (tx) => tx.update(items).set({ qualityStatus: "quarantined", availability: "on_hold" }).where(eq(items.id, ids.other)));
-    } finally {
-      env.deps.tenancy.release(h);
-    }
-    expectProblem(await call("POST", "/checkouts", { itemId: ids.other, holder: { kind: "user", id: "bob" }, dueAt: at(20 * DAY) }), 409, "state_conflict");
-    const h2 = await tenantDb();
-    try {
-      await env.deps.tenancy.writeTx(h2, (tx) => tx.update(items).set({ qualityStatus: "released", availability: "available" }).where(eq(items.id, ids.other)));
-    } finally {
-      env.deps.tenancy.release(h2);
-    }
+    const held = await api.patch(`/items/${ids.other}`, { expectedVersion: (await itemRow(ids.other)).version, qualityStatus: "quarantined" });
+    expect(held.body.availability).toBe("on_hold");
+    expectProblem(await api.post("/checkouts", { itemId: ids.other, holder: { kind: "user", id: "bob" }, dueAt: at(20 * DAY) }), 409, "state_conflict");
+    const released = await api.patch(`/items/${ids.other}`, { expectedVersion: held.body.version, qualityStatus: "released" });
+    expect(released.body.availability).toBe("available");
   });
 
   test("filters and paging", async () => {
-    const all = await call("GET", "/checkouts");
+    const all = await api.get("/checkouts");
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(4);
     expect(all.body.filters).toEqual({});
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null; total: number; limit: number } } = await call(
-        "GET",
-        `/checkouts?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-      );
+      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null; total: number; limit: number } } = await api.get(`/checkouts?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
       expect(page.body.total).toBe(4);
       expect(page.body.items.length).toBeLessThanOrEqual(1);
       seen.push(...page.body.items.map((c) => c.id));
@@ -458,60 +406,55 @@ describe("more custody rules", () => {
     } while (cursor);
     expect(seen).toEqual(all.body.items.map((c: { id: string }) => c.id));
 
-    const returned = await call("GET", "/checkouts?state=returned,cancelled");
+    const returned = await api.get("/checkouts?state=returned,cancelled");
     expect(returned.body.filters).toEqual({ state: ["returned", "cancelled"] });
     expect(returned.body.total).toBe(4);
-    expect((await call("GET", "/checkouts?state=reserved")).body.total).toBe(0);
-    expect((await call("GET", `/checkouts?itemId=${ids.item}`)).body.total).toBe(3);
-    const bob = await call("GET", "/checkouts?holderKind=user&holderId=bob");
+    expect((await api.get("/checkouts?state=reserved")).body.total).toBe(0);
+    expect((await api.get(`/checkouts?itemId=${ids.item}`)).body.total).toBe(3);
+    const bob = await api.get("/checkouts?holderKind=user&holderId=bob");
     expect(bob.body.total).toBe(1);
     expect(bob.body.filters).toEqual({ holderKind: ["user"], holderId: "bob" });
-    expect((await call("GET", `/checkouts?holderId=${ids.rentals}`)).body.total).toBe(2);
-    expect((await call("GET", "/checkouts?holderKind=location")).body.total).toBe(1);
-    expectField(await call("GET", "/checkouts?state=lost"), "/query/state");
-    expectField(await call("GET", "/checkouts?overdue=yes"), "/query/overdue");
-    expectField(await call("GET", "/checkouts?limit=201"), "/query/limit");
+    expect((await api.get(`/checkouts?holderId=${ids.rentals}`)).body.total).toBe(2);
+    expect((await api.get("/checkouts?holderKind=location")).body.total).toBe(1);
+    expectField(await api.get("/checkouts?state=lost"), "/query/state");
+    expectField(await api.get("/checkouts?overdue=yes"), "/query/overdue");
+    expectField(await api.get("/checkouts?limit=201"), "/query/limit");
     // A cursor is bound to its filters.
-    const first = await call("GET", "/checkouts?limit=1");
-    expectProblem(await call("GET", `/checkouts?state=returned&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`), 400, "invalid_cursor");
+    const first = await api.get("/checkouts?limit=1");
+    expectProblem(await api.get(`/checkouts?state=returned&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`), 400, "invalid_cursor");
   });
 
   test("every custody mutation needs an Idempotency-Key", async () => {
     const mutations = routes.filter((r) => r.method !== "get");
     expect(mutations.length).toBe(7);
     for (const r of mutations) {
-      const res = await call("POST", r.path.replace("{id}", env.deps.newId()), {}, "op-1", false);
+      const res = await api.post(r.path.replace("{id}", env.deps.newId()), {}, { idem: false });
       expectProblem(res, 400, "idempotency_key_required");
     }
   });
 
   test("a replay returns the first answer and writes nothing again", async () => {
     const body = { itemId: ids.other, holder: { kind: "user", id: "alice" }, dueAt: at(20 * DAY) };
-    const first = await call("POST", "/checkouts", body, "op-1", "checkout-tripod-1");
+    const first = await api.post("/checkouts", body, { idem: "checkout-tripod-1" });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const replay = await call("POST", "/checkouts", body, "op-1", "checkout-tripod-1");
+    const replay = await api.post("/checkouts", body, { idem: "checkout-tripod-1" });
     expect(replay.status).toBe(201);
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get("location")).toBe(first.headers.get("location"));
     expect((await movementsOf(ids.other)).filter((m) => m.kind === "checked_out")).toHaveLength(1);
-    const reuse = await call("POST", "/checkouts", { ...body, note: "changed" }, "op-1", "checkout-tripod-1");
+    const reuse = await api.post("/checkouts", { ...body, note: "changed" }, { idem: "checkout-tripod-1" });
     expectProblem(reuse, 409, "idempotency_key_reuse");
 
-    const ret1 = await call("POST", `/checkouts/${first.body.id}/return`, { condition: "fair" }, "op-1", "return-tripod-1");
-    const ret2 = await call("POST", `/checkouts/${first.body.id}/return`, { condition: "fair" }, "op-1", "return-tripod-1");
+    const ret1 = await api.post(`/checkouts/${first.body.id}/return`, { condition: "fair" }, { idem: "return-tripod-1" });
+    const ret2 = await api.post(`/checkouts/${first.body.id}/return`, { condition: "fair" }, { idem: "return-tripod-1" });
     expect(ret1.status).toBe(200);
     expect(ret2.headers.get("idempotency-replayed")).toBe("true");
     expect(ret2.body).toEqual(ret1.body);
     const moves = await movementsOf(ids.other);
     expect(moves.map((m) => m.kind)).toEqual(["checked_out", "returned"]);
-    const h = await tenantDb();
-    try {
-      const rows = await h.db.read.select().from(movements).where(and(eq(movements.itemId, ids.other), eq(movements.kind, "returned")));
-      expect(rows).toHaveLength(1);
-    } finally {
-      env.deps.tenancy.release(h);
-    }
+    const rows = await api.read((q) => q.select().from(movements).where(and(eq(movements.itemId, ids.other), eq(movements.kind, "returned"))));
+    expect(rows).toHaveLength(1);
   });
 
   test("the OpenAPI document carries every custody operation", async () => {

@@ -1,13 +1,15 @@
 // Identifiers: issuing (one identifier per GS1 key whatever its spelling),
 // the identifier lifecycle of contract §9, and resolving raw scans.
-import { and, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, newRecordMeta, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { items } from "../items/items.tables.ts";
-import { toItemDto } from "../items/items.dto.ts";
-import { currentCheckout, loadItem, recordItemHistory } from "../items/items.service.ts";
-import { recordMovement } from "../movements/movements.service.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { db, withTx, type Querier, writer } from "../../platform/db/transactions.ts";
+import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
+import { toItemDto } from "../kernel/item.schemas.ts";
+import { loadItem, recordItemHistory, requireItem } from "../kernel/items.ts";
+import { recordMovement } from "../kernel/movements.ts";
+import { currentCheckout } from "../custody/custody.service.ts";
 import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "./gs1.ts";
 import { identifiers } from "./identity.tables.ts";
 import { toIdentifierDto, type IdentifierDto, type IdentifierRow, type IdentifierState } from "./identity.dto.ts";
@@ -95,9 +97,9 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
     if (err instanceof IdentifierFormatError) throw invalid("/body/value", err.message);
     throw err;
   }
-  return withTx(ctx, async (tx) => {
-    const item = (await tx.select({ id: items.id, lifecycle: items.lifecycle, locationId: items.locationId }).from(items).where(eq(items.id, input.itemId)))[0];
-    if (!item) throw invalid("/body/itemId", "unknown item");
+  return withTx(ctx, async () => {
+    const tx = writer(ctx);
+    const item = await requireItem(ctx, input.itemId, "/body/itemId");
     if (item.lifecycle === "disposed") throw new AppError("state_conflict", "a disposed item cannot be tagged");
     // A value is never reused: retired identifiers keep theirs.
     const clash = (await findIdentifiers(tx, lookupKeys(normalised)))[0];
@@ -119,8 +121,8 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
       state: "issued",
     };
     await tx.insert(identifiers).values(row);
-    await recordItemHistory(ctx, tx, item.id, "identifier_issued", { identifierId: row.id, scheme: row.scheme, value: row.value });
-    await recordMovement(ctx, tx, {
+    await recordItemHistory(ctx, item.id, "identifier_issued", { identifierId: row.id, scheme: row.scheme, value: row.value });
+    await recordMovement(ctx, {
       itemId: item.id,
       kind: "tagged",
       bizLocationId: item.locationId,
@@ -149,7 +151,8 @@ export async function transitionIdentifier(
   id: string,
   input: z.output<typeof TransitionIdentifier>,
 ): Promise<IdentifierDto> {
-  return withTx(ctx, async (tx) => {
+  return withTx(ctx, async () => {
+    const tx = writer(ctx);
     const row = (await tx.select().from(identifiers).where(eq(identifiers.id, id)))[0];
     if (!row) throw notFound("identifier");
     assertVersion("identifier", row, input.expectedVersion);
@@ -160,7 +163,6 @@ export async function transitionIdentifier(
     await tx.update(identifiers).set({ state: next.state, version: next.version, updatedAt: next.updatedAt }).where(eq(identifiers.id, id));
     await recordItemHistory(
       ctx,
-      tx,
       row.itemId,
       "identifier_transitioned",
       { identifierId: row.id, scheme: row.scheme, value: row.value, from: row.state, to: input.to },
@@ -194,8 +196,8 @@ export async function resolveScan(ctx: RequestCtx, raw: string) {
       { extras: { candidates: tried } },
     );
   }
-  const item = await loadItem(q, found.itemId);
-  return { item: toItemDto(item), identifier: toIdentifierDto(found), custody: await currentCheckout(q, item.id, ctx.nowIso) };
+  const item = await loadItem(ctx, found.itemId);
+  return { item: toItemDto(item), identifier: toIdentifierDto(found), custody: await currentCheckout(ctx, item.id) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,4 +207,9 @@ export async function getIdentifier(ctx: RequestCtx, id: string): Promise<Identi
   const row = (await db(ctx).select().from(identifiers).where(eq(identifiers.id, id)))[0];
   if (!row) throw notFound("identifier");
   return toIdentifierDto(row);
+}
+
+/** The item's identifiers, oldest first (a snapshot query for the item detail). */
+export function identifiersOfItemQuery(q: Querier, itemId: string, limit: number) {
+  return q.select().from(identifiers).where(eq(identifiers.itemId, itemId)).orderBy(asc(identifiers.createdAt), asc(identifiers.id)).limit(limit);
 }

@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { items } from "../items/items.tables.ts";
+import { items } from "../kernel/kernel.tables.ts";
 
 /** A physical identifier on an item. (scheme, value) is unique per partner; value is the canonical spelling. */
 export const identifiers = sqliteTable(

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestEnv, type TestEnv } from "../../../test/harness.ts";
-import type { TenantTx } from "../../platform/tenancy/tenancy.ts";
-import { locations } from "../master-data/master-data.tables.ts";
-import { checkouts } from "../custody/custody.tables.ts";
+import { MutableClock } from "../../../test/harness.ts";
+import { partnerKit } from "../../../test/kit.ts";
 import { encodeEpcHex } from "./gs1.ts";
 
-const P = "acme";
-const Q = `?partnerId=${P}`;
-let env: TestEnv;
-let op: string;
-let viewer: string;
+const clock = new MutableClock();
+const api = await partnerKit({ clock, users: { olivia: "operator", victor: "viewer", ada: "admin" } });
+const env = api.env;
+const P = api.partnerId;
 let roomId = "";
+afterAll(() => api.close());
 
 // Published examples: GIAI 061414112345 and SGTIN-96 3074257BF7194E4000001A85 (GS1 EPC Tag Data Standard).
 const GIAI = "061414112345";
@@ -18,44 +16,22 @@ const TDS_SGTIN_ELEMENT = "(01)80614141123458(21)6789";
 const TDS_SGTIN_HEX = "3074257BF7194E4000001A85";
 const TDS_SGTIN_URN = "urn:epc:id:sgtin:0614141.812345.6789";
 
-async function seed<T>(fn: (tx: TenantTx) => Promise<T>): Promise<T> {
-  const handle = await env.deps.tenancy.acquire(P);
-  try {
-    return await env.deps.tenancy.writeTx(handle, fn);
-  } finally {
-    env.deps.tenancy.release(handle);
-  }
-}
-
 beforeAll(async () => {
-  env = await createTestEnv();
-  await env.provision(P);
-  await env.member(P, "olivia", "operator");
-  await env.member(P, "victor", "viewer");
-  op = await env.token("olivia");
-  viewer = await env.token("victor");
-  roomId = env.deps.newId();
-  const now = env.deps.clock.now().toISOString();
-  await seed((tx) => tx.insert(locations).values({ id: roomId, name: "Store", kind: "room", createdAt: now, updatedAt: now, createdBy: "seed" }));
+  roomId = (await api.seed.location({ name: "Store", kind: "room" })).id;
 });
-afterAll(() => env.close());
-
-function post(path: string, body: unknown, opts: { token?: string; idem?: string | false } = {}) {
-  return env.call("POST", `/api/assets${path}${Q}`, { token: opts.token ?? op, body, idem: opts.idem });
-}
 
 async function newItem(name = "Drill"): Promise<string> {
-  const r = await post("/assets", { name, locationId: roomId, ownership: "owned" });
+  const r = await api.post("/assets", { name, locationId: roomId, ownership: "owned" });
   expect(r.status).toBe(201);
   return r.body.id;
 }
 
 async function issue(itemId: string, scheme: string, value: string, extra: Record<string, unknown> = {}) {
-  return post("/identifiers/issue", { itemId, scheme, value, ...extra });
+  return api.post("/identifiers/issue", { itemId, scheme, value, ...extra });
 }
 
-function scan(raw: string, token = viewer) {
-  return env.call("POST", `/api/assets/scan/resolve${Q}`, { token, body: { raw }, idem: false });
+function scan(raw: string, user = "victor") {
+  return api.as(user).post("/scan/resolve", { raw }, { idem: false });
 }
 
 describe("issuing identifiers", () => {
@@ -89,7 +65,7 @@ describe("issuing identifiers", () => {
     expect((await scan(`(8004)${GIAI}`)).body.item.id).toBe(itemId);
     expect((await scan(`]d2\u001d8004${GIAI}`)).body.item.id).toBe(itemId);
 
-    const detail = await env.call("GET", `/api/assets/items/${itemId}${Q}`, { token: viewer });
+    const detail = await api.as("victor").get(`/items/${itemId}`);
     expect(detail.body.identifiers.map((i: { id: string }) => i.id)).toEqual([first.body.id]);
     expect(detail.body.history[0]).toMatchObject({ kind: "identifier_issued", data: { identifierId: first.body.id } });
   });
@@ -113,9 +89,9 @@ describe("issuing identifiers", () => {
     expect(unknownItem.body.errors[0].path).toBe("/body/itemId");
     const scheme = await issue(itemId, "barcode", "123");
     expect(scheme.body.errors[0].path).toBe("/body/scheme");
-    const noKey = await post("/identifiers/issue", { itemId, scheme: "asset_tag", value: "T-2" }, { idem: false });
+    const noKey = await api.post("/identifiers/issue", { itemId, scheme: "asset_tag", value: "T-2" }, { idem: false });
     expect(noKey.body.code).toBe("idempotency_key_required");
-    const denied = await post("/identifiers/issue", { itemId, scheme: "asset_tag", value: "T-3" }, { token: viewer });
+    const denied = await api.as("victor").post("/identifiers/issue", { itemId, scheme: "asset_tag", value: "T-3" });
     expect(denied.status).toBe(403);
   });
 
@@ -178,32 +154,19 @@ describe("issuing identifiers", () => {
     const tooLong = await scan("x".repeat(2049));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors[0].path).toBe("/body/raw");
-    expect((await env.call("POST", `/api/assets/scan/resolve${Q}`, { token: viewer, body: { raw: "TAG-0042", actorId: "x" }, idem: false })).status).toBe(400);
+    expect((await api.as("victor").post("/scan/resolve", { raw: "TAG-0042", actorId: "x" }, { idem: false })).status).toBe(400);
   });
 
   test("scanning shows the current custody", async () => {
     const itemId = await newItem("Camera");
     await issue(itemId, "asset_tag", "CAM-1");
-    const now = env.deps.clock.now();
-    const checkoutId = env.deps.newId();
-    await seed((tx) =>
-      tx.insert(checkouts).values({
-        id: checkoutId,
-        itemId,
-        state: "checked_out",
-        holderKind: "user",
-        holderId: "olivia",
-        startsAt: now.toISOString(),
-        dueAt: new Date(now.getTime() - 3600_000).toISOString(),
-        checkedOutAt: now.toISOString(),
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-        createdBy: "olivia",
-      }),
-    );
+    await api.post(`/items/${itemId}/activate`, {});
+    const due = new Date(clock.now().getTime() + 3600_000).toISOString();
+    const checkoutId = (await api.seed.checkout({ itemId, holder: { kind: "user", id: "olivia" }, dueAt: due })).id;
+    clock.advance(2 * 3600_000);
     const r = await scan("CAM-1");
     expect(r.body.custody).toMatchObject({ id: checkoutId, state: "checked_out", holder: { kind: "user", id: "olivia" }, overdue: true });
-    const detail = await env.call("GET", `/api/assets/items/${itemId}${Q}`, { token: viewer });
+    const detail = await api.as("victor").get(`/items/${itemId}`);
     expect(detail.body.custody.current.id).toBe(checkoutId);
   });
 });
@@ -215,21 +178,21 @@ describe("reading an identifier", () => {
     expect(issued.status).toBe(201);
     const location = issued.headers.get("location")!;
     expect(location).toBe(`/api/assets/identifiers/${issued.body.id}?partnerId=${P}`);
-    const followed = await env.call("GET", location, { token: viewer });
+    const followed = await env.call("GET", location, { token: await env.token("victor") });
     expect(followed.status).toBe(200);
     expect(followed.body).toEqual(issued.body);
 
-    const moved = await post(`/identifiers/${issued.body.id}/transition`, { to: "retired" });
-    const after = await env.call("GET", location, { token: viewer });
+    const moved = await api.post(`/identifiers/${issued.body.id}/transition`, { to: "retired" });
+    const after = await env.call("GET", location, { token: await env.token("victor") });
     expect(after.body).toEqual(moved.body);
     expect(after.body).toMatchObject({ state: "retired", version: 2 });
   });
 
   test("an unknown id is 404; a malformed id is 400", async () => {
-    const unknown = await env.call("GET", `/api/assets/identifiers/${env.deps.newId()}${Q}`, { token: viewer });
+    const unknown = await api.as("victor").get(`/identifiers/${env.deps.newId()}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe("not_found");
-    const bad = await env.call("GET", `/api/assets/identifiers/not-a-uuid${Q}`, { token: viewer });
+    const bad = await api.as("victor").get("/identifiers/not-a-uuid");
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe("/params/id");
   });
@@ -238,21 +201,21 @@ describe("reading an identifier", () => {
     const bare = await issue(await newItem("Bare"), "gs1_giai", "0614141600");
     expect(bare.status).toBe(201);
     expect(bare.body).toMatchObject({ digitalLink: "https://id.gs1.org/8004/0614141600", epcUri: null });
-    expect((await env.call("GET", bare.headers.get("location")!, { token: viewer })).body.epcUri).toBeNull();
+    expect((await env.call("GET", bare.headers.get("location")!, { token: await env.token("victor") })).body.epcUri).toBeNull();
 
     const withPrefix = await issue(await newItem("Prefixed"), "gs1_giai", "0614141700", { companyPrefixLength: 7 });
     expect(withPrefix.status).toBe(201);
-    const read = await env.call("GET", withPrefix.headers.get("location")!, { token: viewer });
+    const read = await env.call("GET", withPrefix.headers.get("location")!, { token: await env.token("victor") });
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ value: "(8004)0614141700", digitalLink: "https://id.gs1.org/8004/0614141700", epcUri: "urn:epc:id:giai:0614141.700" });
 
     const sgtin = await issue(await newItem("Prefixed SGTIN"), "gs1_sgtin", TDS_SGTIN_ELEMENT.replace("6789", "6790"), { companyPrefixLength: 7 });
     expect(sgtin.status).toBe(201);
-    expect((await env.call("GET", sgtin.headers.get("location")!, { token: viewer })).body.epcUri).toBe("urn:epc:id:sgtin:0614141.812345.6790");
+    expect((await env.call("GET", sgtin.headers.get("location")!, { token: await env.token("victor") })).body.epcUri).toBe("urn:epc:id:sgtin:0614141.812345.6790");
 
     const epc = await issue(await newItem("Tagged"), "rfid_epc", encodeEpcHex("urn:epc:id:giai:0614141.800"));
     expect(epc.status).toBe(201);
-    expect((await env.call("GET", epc.headers.get("location")!, { token: viewer })).body).toMatchObject({
+    expect((await env.call("GET", epc.headers.get("location")!, { token: await env.token("victor") })).body).toMatchObject({
       value: "urn:epc:id:giai:0614141.800",
       epcUri: "urn:epc:id:giai:0614141.800",
     });
@@ -263,7 +226,7 @@ describe("identifier transitions", () => {
   test("issued → active → suspended → active → retired; illegal moves are 409; retired no longer resolves", async () => {
     const itemId = await newItem("Welder");
     const id = (await issue(itemId, "asset_tag", "WELD-1")).body.id as string;
-    const go = (to: string, extra: Record<string, unknown> = {}) => post(`/identifiers/${id}/transition`, { to, ...extra });
+    const go = (to: string, extra: Record<string, unknown> = {}) => api.post(`/identifiers/${id}/transition`, { to, ...extra });
 
     const skip = await go("suspended");
     expect(skip.status).toBe(409);
@@ -288,19 +251,19 @@ describe("identifier transitions", () => {
     // A retired value is never reused.
     expect((await issue(await newItem(), "asset_tag", "WELD-1")).status).toBe(409);
 
-    const detail = await env.call("GET", `/api/assets/items/${itemId}${Q}`, { token: viewer });
+    const detail = await api.as("victor").get(`/items/${itemId}`);
     expect(detail.body.history[0]).toMatchObject({ kind: "identifier_transitioned", data: { from: "active", to: "retired" } });
     expect(detail.body.history.find((h: { reason: string | null }) => h.reason === "label damaged")).toBeDefined();
 
-    expect((await post(`/identifiers/${env.deps.newId()}/transition`, { to: "active" })).status).toBe(404);
-    expect((await post(`/identifiers/${id}/transition`, { to: "lost" })).body.errors[0].path).toBe("/body/to");
+    expect((await api.post(`/identifiers/${env.deps.newId()}/transition`, { to: "active" })).status).toBe(404);
+    expect((await api.post(`/identifiers/${id}/transition`, { to: "lost" })).body.errors[0].path).toBe("/body/to");
   });
 
   test("a retired identifier does not hide a live one of another reading", async () => {
     const a = await newItem("A");
     const b = await newItem("B");
     const tag = (await issue(a, "asset_tag", "SHARED-9")).body.id as string;
-    await post(`/identifiers/${tag}/transition`, { to: "retired" });
+    await api.post(`/identifiers/${tag}/transition`, { to: "retired" });
     await issue(b, "serial", "SHARED-9");
     const r = await scan("SHARED-9");
     expect(r.status).toBe(200);

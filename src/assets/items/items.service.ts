@@ -2,71 +2,37 @@
 // (register, activate, move, consume; tagging in identity) append a movement; every
 // fact (edits too) also gets an item_history row. Every command runs in one
 // transaction and bumps the version.
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { newRecordMeta, readSnapshot, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { lazyAll } from "../../platform/db/database.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { readSnapshot, withTx, type Querier } from "../../platform/db/transactions.ts";
+import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
-import { catalogModels } from "../master-data/master-data.tables.ts";
-import type { LocationAncestor } from "../master-data/master-data.schemas.ts";
-import { requireAgreement, requireCategory, requireLocation, requireModel, requireParty } from "../master-data/master-data.service.ts";
-import { checkouts } from "../custody/custody.tables.ts";
-import { toCheckoutDto, type CheckoutDto } from "../custody/custody.service.ts";
-import { movements } from "../movements/movements.tables.ts";
-import { recordMovement, toMovementDto, type MovementRow } from "../movements/movements.service.ts";
-import { identifiers } from "../identity/identity.tables.ts";
+import type { LocationAncestor } from "../locations/locations.schemas.ts";
+import { locationPathFrom, requireLocation } from "../locations/locations.service.ts";
+import { requireParty } from "../parties/parties.service.ts";
+import { requireAgreement } from "../agreements/agreements.service.ts";
+import { findModel, requireCategory, requireModel } from "../catalogue/catalogue.service.ts";
+import { custodyOfItemQuery, toCheckoutDto, type CheckoutRow } from "../custody/custody.service.ts";
+import { identifiersOfItemQuery } from "../identity/identity.service.ts";
 import { toIdentifierDto, type IdentifierRow } from "../identity/identity.dto.ts";
-import { items, itemHistory } from "./items.tables.ts";
-import { toItemDto, type ItemDto, type ItemRow } from "./items.dto.ts";
-import { assertLifecycleMove, deriveAvailability, refreshAvailability } from "./items.state.ts";
-import { moveContents } from "./containment.ts";
+import { itemHistory, items, movements } from "../kernel/kernel.tables.ts";
+import { toItemDto, type ItemDto, type ItemRow } from "../kernel/item.schemas.ts";
+import { changeItem, findItem, insertItem, loadItem, recordItemHistory } from "../kernel/items.ts";
+import { hasBlock } from "../kernel/blocks.ts";
+import { assertLifecycleMove } from "../kernel/lifecycle.ts";
+import { isWithin, moveContents } from "../kernel/containment.ts";
+import { recordMovement, toMovementDto, type MovementRow } from "../kernel/movements.ts";
 import type { ActivateItem, ConsumeItem, CreateAsset, MoveItem, UpdateItem } from "./items.schemas.ts";
-import { insertRow } from "../../platform/db/prepared.ts";
-
-type CheckoutRow = typeof checkouts.$inferSelect;
-type HistoryRow = typeof itemHistory.$inferSelect;
-
-// ---------------------------------------------------------------------------------------------
-// Shared helpers (identity uses them too)
-
-/** The item or 404. */
-export async function loadItem(q: Querier, id: string): Promise<ItemRow> {
-  const row = (await q.select().from(items).where(eq(items.id, id)))[0];
-  if (!row) throw notFound("item");
-  return row;
-}
 
 
-/** Appends a non-physical fact about an item (actor = the token's subject). */
-export async function recordItemHistory(
-  ctx: RequestCtx,
-  tx: Querier,
-  itemId: string,
-  kind: string,
-  data: Record<string, unknown>,
-  reason: string | null = null,
-): Promise<void> {
-  await insertRow(tx, itemHistory, { id: ctx.deps.newId(), itemId, kind, actorId: ctx.userId, recordedAt: ctx.nowIso, reason, data });
-}
-
-/** The item's open checkout (state checked_out), or null. */
-export async function currentCheckout(q: Querier, itemId: string, nowIso: string): Promise<CheckoutDto | null> {
-  const row = (
-    await q
-      .select()
-      .from(checkouts)
-      .where(and(eq(checkouts.itemId, itemId), eq(checkouts.state, "checked_out")))
-      .limit(1)
-  )[0];
-  return row ? toCheckoutDto(row, nowIso) : null;
-}
 
 // Referenced records come from master data's checks: unknown or archived → 400 at the
 // body path, since nothing new may point at an archived record. References a PATCH
 // leaves unchanged are not re-checked.
-async function requireAgreementFor(q: Querier, id: string, ownership: ItemRow["ownership"], ownerPartyId: string | null, path: string) {
-  const agreement = await requireAgreement(q, id, path);
+async function requireAgreementFor(ctx: RequestCtx, id: string, ownership: ItemRow["ownership"], ownerPartyId: string | null, path: string) {
+  const agreement = await requireAgreement(ctx, id, path);
   if (agreement.terms !== ownership) {
     throw invalid(path, `the agreement's terms are ${agreement.terms} but the item's ownership is ${ownership}`);
   }
@@ -77,20 +43,12 @@ async function requireAgreementFor(q: Querier, id: string, ownership: ItemRow["o
   return agreement;
 }
 
-async function loadModel(q: Querier, id: string) {
-  return (await q.select({ id: catalogModels.id, categoryId: catalogModels.categoryId }).from(catalogModels).where(eq(catalogModels.id, id)))[0];
-}
-
 function todayUtc(ctx: RequestCtx): string {
   return ctx.nowIso.slice(0, 10);
 }
 
 function assertNotFuture(ctx: RequestCtx, date: string | null | undefined, path: string): void {
   if (date && date > todayUtc(ctx)) throw invalid(path, "must not be in the future");
-}
-
-async function reload(tx: Querier, id: string): Promise<ItemDto> {
-  return toItemDto(await loadItem(tx, id));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -112,22 +70,21 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
   }
   assertNotFuture(ctx, input.acquiredOn, "/body/acquiredOn");
 
-  return withTx(ctx, async (tx) => {
-    await requireLocation(tx, input.locationId, "/body/locationId");
-    if (input.ownerPartyId !== undefined) await requireParty(tx, input.ownerPartyId, "/body/ownerPartyId");
+  return withTx(ctx, async () => {
+    await requireLocation(ctx, input.locationId, "/body/locationId");
+    if (input.ownerPartyId !== undefined) await requireParty(ctx, input.ownerPartyId, "/body/ownerPartyId");
     if (input.agreementId !== undefined) {
-      await requireAgreementFor(tx, input.agreementId, input.ownership, input.ownerPartyId ?? null, "/body/agreementId");
+      await requireAgreementFor(ctx, input.agreementId, input.ownership, input.ownerPartyId ?? null, "/body/agreementId");
     }
-    if (input.categoryId !== undefined) await requireCategory(tx, input.categoryId, "/body/categoryId");
+    if (input.categoryId !== undefined) await requireCategory(ctx, input.categoryId, "/body/categoryId");
     let categoryId = input.categoryId ?? null;
     if (input.modelId !== undefined) {
-      const model = await requireModel(tx, input.modelId, "/body/modelId");
+      const model = await requireModel(ctx, input.modelId, "/body/modelId");
       if (categoryId === null) categoryId = model.categoryId;
       else if (categoryId !== model.categoryId) throw invalid("/body/categoryId", "does not match the model's category");
     }
 
-    const lifecycle = "planned" as const;
-    const row: ItemRow = {
+    const row = await insertItem(ctx, {
       ...newRecordMeta(ctx),
       name: input.name,
       ownership: input.ownership,
@@ -144,14 +101,11 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
       acquisitionCostCurrency: input.acquisitionCost?.currency ?? null,
       acquiredOn: input.acquiredOn ?? null,
       attributes: input.attributes ?? {},
-      lifecycle,
-      // Nothing holds a new item yet, so availability follows from lifecycle and quality alone.
-      availability: deriveAvailability({ lifecycle, qualityStatus: input.qualityStatus, inTransit: false, checkedOut: false, reserved: false }),
+      lifecycle: "planned",
       locationId: input.locationId,
       containerId: null,
-    };
-    await insertRow(tx, items, row);
-    await recordMovement(ctx, tx, {
+    });
+    await recordMovement(ctx, {
       itemId: row.id,
       kind: "registered",
       toLocationId: row.locationId,
@@ -159,7 +113,7 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
       quantity: row.tracking === "quantity" ? row.quantity : null,
       data: { ownership: row.ownership, tracking: row.tracking },
     });
-    await recordItemHistory(ctx, tx, row.id, "registered", {
+    await recordItemHistory(ctx, row.id, "registered", {
       ownership: row.ownership,
       tracking: row.tracking,
       quantity: row.quantity,
@@ -171,6 +125,8 @@ export async function createAsset(ctx: RequestCtx, input: z.output<typeof Create
 
 // ---------------------------------------------------------------------------------------------
 // PATCH /items/{id}
+
+type HistoryRow = typeof itemHistory.$inferSelect;
 
 type Changes = Partial<Pick<
   ItemRow,
@@ -193,8 +149,8 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
   if (Object.values(fields).every((v) => v === undefined)) throw invalid("/body", "give at least one field to change");
   assertNotFuture(ctx, input.acquiredOn, "/body/acquiredOn");
 
-  return withTx(ctx, async (tx) => {
-    const row = await loadItem(tx, id);
+  return withTx(ctx, async () => {
+    const row = await loadItem(ctx, id);
     const next: Changes = {};
     const set = <K extends keyof Changes>(key: K, value: ItemRow[K] | undefined): void => {
       if (value !== undefined && canonicalJson(value) !== canonicalJson(row[key])) next[key] = value;
@@ -218,14 +174,14 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
         throw invalid("/body/ownerPartyId", "required for an externally owned item");
       }
       if (input.ownerPartyId !== null && input.ownerPartyId !== row.ownerPartyId) {
-        await requireParty(tx, input.ownerPartyId, "/body/ownerPartyId");
+        await requireParty(ctx, input.ownerPartyId, "/body/ownerPartyId");
       }
       set("ownerPartyId", input.ownerPartyId);
     }
     if (input.agreementId !== undefined) {
       if (input.agreementId !== null && input.agreementId !== row.agreementId) {
         const owner = input.ownerPartyId !== undefined ? input.ownerPartyId : row.ownerPartyId;
-        await requireAgreementFor(tx, input.agreementId, row.ownership, owner, "/body/agreementId");
+        await requireAgreementFor(ctx, input.agreementId, row.ownership, owner, "/body/agreementId");
       }
       set("agreementId", input.agreementId);
     }
@@ -234,10 +190,10 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
     const modelChanged = input.modelId !== undefined && input.modelId !== row.modelId;
     const modelId = input.modelId !== undefined ? input.modelId : row.modelId;
     let categoryId = input.categoryId !== undefined ? input.categoryId : row.categoryId;
-    if (input.categoryId != null && input.categoryId !== row.categoryId) await requireCategory(tx, input.categoryId, "/body/categoryId");
+    if (input.categoryId != null && input.categoryId !== row.categoryId) await requireCategory(ctx, input.categoryId, "/body/categoryId");
     if (modelId !== null) {
       // An unchanged model is not re-checked: it may since have been archived.
-      const model = modelChanged ? await requireModel(tx, modelId, "/body/modelId") : await loadModel(tx, modelId);
+      const model = modelChanged ? await requireModel(ctx, modelId, "/body/modelId") : await findModel(ctx, modelId);
       if (model && input.categoryId === undefined && modelChanged) categoryId = model.categoryId;
       else if (model && categoryId !== model.categoryId) throw invalid("/body/categoryId", "does not match the model's category");
     }
@@ -249,15 +205,11 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
     // Same values as stored: nothing changed, so no new version and no history.
     if (keys.length === 0) return toItemDto(row);
 
-    await tx
-      .update(items)
-      .set({ ...next, version: row.version + 1, updatedAt: ctx.nowIso })
-      .where(eq(items.id, id));
+    const saved = await changeItem(ctx, id, next);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const k of keys) changes[k] = { from: row[k], to: next[k] };
-    await recordItemHistory(ctx, tx, id, "updated", { changes });
-    if (next.qualityStatus !== undefined) await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
-    return reload(tx, id);
+    await recordItemHistory(ctx, id, "updated", { changes });
+    return toItemDto(saved);
   });
 }
 
@@ -265,88 +217,61 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
 // POST /items/{id}/activate
 
 export async function activateItem(ctx: RequestCtx, id: string, input: z.output<typeof ActivateItem>): Promise<ItemDto> {
-  return withTx(ctx, async (tx) => {
-    const row = await loadItem(tx, id);
+  return withTx(ctx, async () => {
+    const row = await loadItem(ctx, id);
     assertVersion("item", row, input.expectedVersion);
     if (row.lifecycle !== "planned") {
       throw new AppError("state_conflict", `only a planned item can be activated; this one is ${row.lifecycle}`);
     }
     assertLifecycleMove(row.lifecycle, "active");
-    await tx.update(items).set({ lifecycle: "active", version: row.version + 1, updatedAt: ctx.nowIso }).where(eq(items.id, id));
-    await recordItemHistory(ctx, tx, id, "activated", { from: row.lifecycle, to: "active" }, input.reason ?? null);
-    await recordMovement(ctx, tx, {
+    const saved = await changeItem(ctx, id, { lifecycle: "active" });
+    await recordItemHistory(ctx, id, "activated", { from: row.lifecycle, to: "active" }, input.reason ?? null);
+    await recordMovement(ctx, {
       itemId: id,
       kind: "activated",
       bizLocationId: row.locationId,
       reason: input.reason ?? null,
       data: { from: row.lifecycle, to: "active" },
     });
-    await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
-    return reload(tx, id);
+    return toItemDto(saved);
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // POST /items/{id}/move
 
-const CONTAINMENT_DEPTH_MAX = 10_000;
-
 /** Why an item cannot be moved (or packed into) here, or null when it can. */
-async function immobility(tx: Querier, row: ItemRow): Promise<string | null> {
+async function immobility(ctx: RequestCtx, row: ItemRow): Promise<string | null> {
   if (row.lifecycle === "disposed" || row.lifecycle === "consumed") return row.lifecycle;
   // A checked-out item moves by transfer or return, one in transit by receiving its shipment.
-  // Custody is read from the checkout itself: a quality hold or maintenance outranks
-  // checked_out in the derived availability and would hide it.
-  if (await isCheckedOut(tx, row.id)) return "checked out";
-  if (row.availability === "in_transit") return "in transit";
+  // Read from the blocks themselves: a quality hold or maintenance outranks them in
+  // the derived availability and would hide them.
+  if (await hasBlock(ctx, row.id, "checked_out")) return "checked out";
+  if (await hasBlock(ctx, row.id, "in_transit")) return "in transit";
   return null;
 }
 
-async function isCheckedOut(tx: Querier, itemId: string): Promise<boolean> {
-  const open = await tx
-    .select({ id: checkouts.id })
-    .from(checkouts)
-    .where(and(eq(checkouts.itemId, itemId), eq(checkouts.state, "checked_out")))
-    .limit(1);
-  return open.length > 0;
-}
-
-/** Whether `itemId` is `container` itself or one of the containers around it. */
-async function isWithin(tx: Querier, container: ItemRow, itemId: string): Promise<boolean> {
-  let current: string | null = container.id;
-  const seen = new Set<string>();
-  while (current !== null && !seen.has(current) && seen.size < CONTAINMENT_DEPTH_MAX) {
-    if (current === itemId) return true;
-    seen.add(current);
-    const parent: { containerId: string | null } | undefined = (
-      await tx.select({ containerId: items.containerId }).from(items).where(eq(items.id, current))
-    )[0];
-    current = parent?.containerId ?? null;
-  }
-  return false;
-}
-
 export async function moveItem(ctx: RequestCtx, id: string, input: z.output<typeof MoveItem>): Promise<ItemDto> {
-  return withTx(ctx, async (tx) => {
+  return withTx(ctx, async () => {
     let container: ItemRow | undefined;
-    if (input.toLocationId !== undefined) await requireLocation(tx, input.toLocationId, "/body/toLocationId");
+    if (input.toLocationId !== undefined) await requireLocation(ctx, input.toLocationId, "/body/toLocationId");
     if (input.toContainerId !== undefined) {
-      container = (await tx.select().from(items).where(eq(items.id, input.toContainerId)))[0];
+      container = await findItem(ctx, input.toContainerId);
       if (!container) throw invalid("/body/toContainerId", "unknown container");
       if (container.tracking === "quantity") throw invalid("/body/toContainerId", "a quantity-tracked item cannot be a container");
     }
-    const row = await loadItem(tx, id);
+    const row = await loadItem(ctx, id);
     assertVersion("item", row, input.expectedVersion);
-    const blocked = await immobility(tx, row);
+    const blocked = await immobility(ctx, row);
     if (blocked) throw new AppError("state_conflict", `the item is ${blocked} and cannot be moved by this command`);
 
     let toLocationId: string;
     let toContainerId: string | null;
     if (container) {
-      if (await isWithin(tx, container, row.id)) {
+      if (await isWithin(ctx, container.id, row.id)) {
         throw new AppError("cycle_detected", "an item cannot be packed into itself or into an item it contains");
       }
-      const containerBlocked = await immobility(tx, container);
+      const containerBlocked = await immobility(ctx, container);
       if (containerBlocked) throw new AppError("state_conflict", `the container is ${containerBlocked}; nothing can be packed into it`);
       if (row.containerId === container.id) throw new AppError("state_conflict", "the item is already in this container");
       toLocationId = container.locationId;
@@ -359,11 +284,8 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
       }
     }
 
-    await tx
-      .update(items)
-      .set({ locationId: toLocationId, containerId: toContainerId, version: row.version + 1, updatedAt: ctx.nowIso })
-      .where(eq(items.id, id));
-    await recordMovement(ctx, tx, {
+    const saved = await changeItem(ctx, id, { locationId: toLocationId, containerId: toContainerId });
+    await recordMovement(ctx, {
       itemId: id,
       kind: "moved",
       fromLocationId: row.locationId,
@@ -373,8 +295,8 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
       bizLocationId: toLocationId,
       reason: input.reason ?? null,
     });
-    if (toLocationId !== row.locationId) await moveContents(ctx, tx, id, toLocationId, { reason: input.reason ?? null });
-    return reload(tx, id);
+    if (toLocationId !== row.locationId) await moveContents(ctx, id, toLocationId, { reason: input.reason ?? null });
+    return toItemDto(saved);
   });
 }
 
@@ -382,24 +304,21 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
 // POST /items/{id}/consume
 
 export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<typeof ConsumeItem>): Promise<ItemDto> {
-  return withTx(ctx, async (tx) => {
-    const row = await loadItem(tx, id);
+  return withTx(ctx, async () => {
+    const row = await loadItem(ctx, id);
     assertVersion("item", row, input.expectedVersion);
     if (row.tracking !== "quantity") throw new AppError("state_conflict", "only a quantity-tracked item can be consumed");
     if (row.lifecycle !== "active") throw new AppError("state_conflict", `only an active item can be consumed; this one is ${row.lifecycle}`);
     // Stock that is out with a holder comes back (return) before it is used up here.
-    if (await isCheckedOut(tx, id)) throw new AppError("state_conflict", "the item is checked out; return it before consuming");
+    if (await hasBlock(ctx, id, "checked_out")) throw new AppError("state_conflict", "the item is checked out; return it before consuming");
     if (input.quantity > row.quantity) {
       throw new AppError("state_conflict", `only ${row.quantity} on hand; cannot consume ${input.quantity}`);
     }
     const remaining = row.quantity - input.quantity;
     const lifecycle = remaining === 0 ? "consumed" : row.lifecycle;
     if (lifecycle !== row.lifecycle) assertLifecycleMove(row.lifecycle, lifecycle);
-    await tx
-      .update(items)
-      .set({ quantity: remaining, lifecycle, version: row.version + 1, updatedAt: ctx.nowIso })
-      .where(eq(items.id, id));
-    await recordMovement(ctx, tx, {
+    const saved = await changeItem(ctx, id, { quantity: remaining, lifecycle });
+    await recordMovement(ctx, {
       itemId: id,
       kind: "consumed",
       fromLocationId: row.locationId,
@@ -408,15 +327,13 @@ export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<t
       reason: input.reason ?? null,
       data: { remaining },
     });
-    if (lifecycle !== row.lifecycle) await refreshAvailability(tx, id, ctx.nowIso, { versionBumped: true });
-    return reload(tx, id);
+    return toItemDto(saved);
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // GET /items/{id}
 
-const LOCATION_DEPTH_MAX = 64;
 const UPCOMING_MAX = 20;
 
 type DetailRows = [
@@ -432,28 +349,9 @@ type DetailRows = [
 function detailQueries(q: Querier, id: string, nowIso: string) {
   return [
     q.select().from(items).where(eq(items.id, id)),
-    q.select().from(identifiers).where(eq(identifiers.itemId, id)).orderBy(asc(identifiers.createdAt), asc(identifiers.id)).limit(100),
-    q
-      .select()
-      .from(checkouts)
-      .where(
-        and(
-          eq(checkouts.itemId, id),
-          sql`(${checkouts.state} = 'checked_out' OR (${checkouts.state} = 'reserved' AND (${checkouts.endsAt} IS NULL OR ${checkouts.endsAt} > ${nowIso})))`,
-        ),
-      )
-      .orderBy(asc(checkouts.startsAt), asc(checkouts.id))
-      .limit(UPCOMING_MAX + 1),
-    // master-data's locationPath, inlined (via the item's location) so it joins this batch's snapshot.
-    lazyAll<LocationAncestor>(q, sql`
-      WITH RECURSIVE path(id, parent_id, name, kind, depth) AS (
-        SELECT l.id, l.parent_id, l.name, l.kind, 0 FROM locations l
-        WHERE l.id = (SELECT location_id FROM items WHERE id = ${id})
-        UNION ALL
-        SELECT l.id, l.parent_id, l.name, l.kind, p.depth + 1 FROM locations l JOIN path p ON l.id = p.parent_id
-        WHERE p.depth < ${LOCATION_DEPTH_MAX}
-      )
-      SELECT id, name, kind FROM path ORDER BY depth DESC`),
+    identifiersOfItemQuery(q, id, 100),
+    custodyOfItemQuery(q, id, nowIso, UPCOMING_MAX + 1),
+    locationPathFrom(q, sql`(SELECT location_id FROM items WHERE id = ${id})`),
     q
       .select({
         m: movements,

@@ -1,46 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Instant, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { MOVEMENT_KINDS } from "./movements.service.ts";
-
-export const Holder = z
-  .strictObject({ kind: z.enum(["user", "party", "location"]), id: freeText(255) })
-  .openapi("Holder", { description: "Who holds an item: a member (user id), a party or a location." });
-
-export const Movement = z
-  .object({
-    id: z.string(),
-    itemId: z.string(),
-    kind: z.enum(MOVEMENT_KINDS).openapi({
-      description:
-        "The step. Only registered, moved, consumed, checked_out, transferred, returned and corrected publish a domain event " +
-        "(asset.created, asset.moved, asset.consumed, custody.checked_out, custody.transferred, custody.returned, movement.corrected); " +
-        "activated, tagged, reserved, reservation_cancelled, acknowledged and extended are chronology only.",
-    }),
-    eventTime: z.string().openapi({ description: "When it happened (EPCIS eventTime)" }),
-    recordedAt: z.string().openapi({ description: "When the service recorded it (EPCIS recordTime)" }),
-    actorId: z.string().openapi({ description: "The signed-in user who recorded it (`system` for the service's own scheduled steps, such as expiring a reservation)" }),
-    readPointId: z.string().nullable(),
-    bizLocationId: z.string().nullable(),
-    fromLocationId: z.string().nullable(),
-    toLocationId: z.string().nullable(),
-    fromContainerId: z.string().nullable(),
-    toContainerId: z.string().nullable(),
-    holder: z.object({ kind: z.string(), id: z.string() }).nullable(),
-    quantity: z.number().int().nullable(),
-    checkoutId: z.string().nullable(),
-    reason: z.string().nullable(),
-    corrects: z.string().nullable().openapi({ description: "The movement this one corrects" }),
-    correctedBy: z.string().nullable().openapi({ description: "The correction appended for this movement, if any" }),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .openapi("Movement", {
-    description:
-      "One immutable step of an item's story, EPCIS-shaped. Physical events (registered, moved, consumed, checked_out, " +
-      "transferred, returned) and every correction (whatever it corrects) each write one outbox event (contract §10); the other steps " +
-      "of the story (activated, tagged, reserved, reservation_cancelled, acknowledged, extended) write none; they move nothing, and their " +
-      "business location is where the item was.",
-  });
+import { Holder, Movement, MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
 
 // --- GET /movements and POST /movements/{id}/correct ---
 

@@ -1,158 +1,19 @@
-// The movement chronology: every step of an item's story (physical events and the
-// custody and identity steps around them) appends one immutable row in the caller's
-// transaction; kinds with a contract §10 event also append that outbox event.
-// Nothing here ever updates a movement.
+// Reading and correcting the movement chronology (GET /movements, GET /movements/{id},
+// POST /movements/{id}/correct). The log itself and its one insert path are the
+// kernel's (kernel/movements.ts); a correction is a new row, never an edit.
 import { count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, type Querier, type RequestCtx } from "../../platform/http/context.ts";
-import { appendEvent, type EventKind } from "../../platform/outbox/outbox.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { db, withTx, type Querier } from "../../platform/db/transactions.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
-import { items } from "../items/items.tables.ts";
-import { moveContents } from "../items/containment.ts";
-import { requireLocation } from "../master-data/master-data.service.ts";
-import { locations, parties } from "../master-data/master-data.tables.ts";
-import { movements } from "./movements.tables.ts";
+import { movements } from "../kernel/kernel.tables.ts";
+import { changeItem, findItem } from "../kernel/items.ts";
+import { moveContents } from "../kernel/containment.ts";
+import { recordMovement, toMovementDto, type MovementDto, type MovementRow } from "../kernel/movements.ts";
+import { locationExists, requireLocation } from "../locations/locations.service.ts";
+import { partyExists } from "../parties/parties.service.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
-import { insertRow } from "../../platform/db/prepared.ts";
-
-export const MOVEMENT_KINDS = [
-  "registered",
-  "activated",
-  "tagged",
-  "moved",
-  "consumed",
-  "reserved",
-  "reservation_cancelled",
-  "checked_out",
-  "acknowledged",
-  "extended",
-  "transferred",
-  "returned",
-  "corrected",
-] as const;
-export type MovementKind = (typeof MOVEMENT_KINDS)[number];
-
-/**
- * The contract §10 event each kind publishes. Partial on purpose: §10 names events
- * for physical custody and location changes only, so activation, tagging,
- * reservations, acknowledgement and extension are chronology rows without one.
- */
-const EVENT_OF: Partial<Record<MovementKind, EventKind>> = {
-  registered: "asset.created",
-  moved: "asset.moved",
-  consumed: "asset.consumed",
-  checked_out: "custody.checked_out",
-  transferred: "custody.transferred",
-  returned: "custody.returned",
-  corrected: "movement.corrected",
-};
-
-/** The outbox event a movement of this kind writes, or null when it writes none. */
-export function eventOf(kind: MovementKind): EventKind | null {
-  return EVENT_OF[kind] ?? null;
-}
-
-export type MovementRow = typeof movements.$inferSelect;
-
-export interface MovementInput {
-  itemId: string;
-  kind: MovementKind;
-  /** When it happened; defaults to the request's server time. */
-  eventTime?: string;
-  /** Where it was observed (EPCIS read point); defaults to the business location. */
-  readPointId?: string | null;
-  /** Where the item is after the event (EPCIS business location). */
-  bizLocationId?: string | null;
-  fromLocationId?: string | null;
-  toLocationId?: string | null;
-  fromContainerId?: string | null;
-  toContainerId?: string | null;
-  holder?: { kind: string; id: string } | null;
-  quantity?: number | null;
-  checkoutId?: string | null;
-  correctsId?: string | null;
-  reason?: string | null;
-  data?: Record<string, unknown>;
-}
-
-export function toMovementDto(r: MovementRow, correctedBy: string | null = null) {
-  return {
-    id: r.id,
-    itemId: r.itemId,
-    kind: r.kind as MovementKind,
-    eventTime: r.eventTime,
-    recordedAt: r.recordedAt,
-    actorId: r.actorId,
-    readPointId: r.readPointId,
-    bizLocationId: r.bizLocationId,
-    fromLocationId: r.fromLocationId,
-    toLocationId: r.toLocationId,
-    fromContainerId: r.fromContainerId,
-    toContainerId: r.toContainerId,
-    holder: r.holderKind && r.holderId ? { kind: r.holderKind, id: r.holderId } : null,
-    quantity: r.quantity,
-    checkoutId: r.checkoutId,
-    reason: r.reason,
-    corrects: r.correctsId,
-    correctedBy,
-    data: r.data,
-  };
-}
-export type MovementDto = ReturnType<typeof toMovementDto>;
-
-/** A movement's facts plus who recorded it and when (the request's, or a job's). */
-export interface MovementFields extends MovementInput {
-  actorId: string;
-  recordedAt: string;
-}
-
-/**
- * The one insert path of the chronology: appends the row and nothing else (no
- * outbox event). Requests go through recordMovement; a job without a RequestCtx
- * calls this directly, and then only for kinds without a §10 event (eventOf = null).
- */
-export async function appendMovement(tx: Querier, f: MovementFields, newId: () => string): Promise<MovementRow> {
-  const row: MovementRow = {
-    id: newId(),
-    itemId: f.itemId,
-    kind: f.kind,
-    eventTime: f.eventTime ?? f.recordedAt,
-    recordedAt: f.recordedAt,
-    actorId: f.actorId,
-    readPointId: f.readPointId ?? f.bizLocationId ?? null,
-    bizLocationId: f.bizLocationId ?? null,
-    fromLocationId: f.fromLocationId ?? null,
-    toLocationId: f.toLocationId ?? null,
-    fromContainerId: f.fromContainerId ?? null,
-    toContainerId: f.toContainerId ?? null,
-    holderKind: f.holder?.kind ?? null,
-    holderId: f.holder?.id ?? null,
-    quantity: f.quantity ?? null,
-    checkoutId: f.checkoutId ?? null,
-    correctsId: f.correctsId ?? null,
-    reason: f.reason ?? null,
-    data: f.data ?? {},
-  };
-  await insertRow(tx, movements, row);
-  return row;
-}
-
-/**
- * Appends a movement in the caller's transaction; the actor is always the token's
- * subject, recordedAt the request time. Only the contract §10 kinds (registered,
- * moved, consumed, checked_out, transferred, returned, corrected) also append their
- * outbox event; the other steps (activated, tagged, reserved, reservation_cancelled,
- * acknowledged, extended) are chronology only.
- */
-export async function recordMovement(ctx: RequestCtx, tx: Querier, input: MovementInput): Promise<MovementRow> {
-  const row = await appendMovement(tx, { ...input, actorId: ctx.userId, recordedAt: ctx.nowIso }, ctx.deps.newId);
-  const kind = eventOf(input.kind);
-  if (kind) await appendEvent(ctx, tx, { kind, aggregateId: input.itemId, occurredAt: row.eventTime, data: { movement: toMovementDto(row) } });
-  return row;
-}
-
-// --- Reads and corrections (GET /movements, GET /movements/{id}, POST /movements/{id}/correct) ---
 
 /**
  * The correction appended for a movement, if any, through movements_corrects_idx
@@ -215,21 +76,18 @@ export async function getMovement(ctx: RequestCtx, id: string): Promise<Movement
 }
 
 /** 400 with the body path when a corrected reference does not exist. */
-async function assertReferences(tx: Querier, input: CorrectMovement): Promise<void> {
-  if (input.locationId) {
-    const hit = await tx.select({ id: locations.id }).from(locations).where(eq(locations.id, input.locationId));
-    if (!hit.length) throw invalid("/body/locationId", "unknown location");
-  }
+async function assertReferences(ctx: RequestCtx, input: CorrectMovement): Promise<void> {
+  if (input.locationId && !(await locationExists(ctx, input.locationId))) throw invalid("/body/locationId", "unknown location");
   if (input.holder) {
     const { kind, id } = input.holder;
     // A member who has since left still held the item then: any membership counts.
-    const hit =
+    const found =
       kind === "user"
-        ? await tx.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, id))
+        ? (await db(ctx).select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, id))).length > 0
         : kind === "party"
-          ? await tx.select({ id: parties.id }).from(parties).where(eq(parties.id, id))
-          : await tx.select({ id: locations.id }).from(locations).where(eq(locations.id, id));
-    if (!hit.length) throw invalid("/body/holder/id", `unknown ${kind === "user" ? "member" : kind}`);
+          ? await partyExists(ctx, id)
+          : await locationExists(ctx, id);
+    if (!found) throw invalid("/body/holder/id", `unknown ${kind === "user" ? "member" : kind}`);
   }
 }
 
@@ -241,8 +99,8 @@ async function assertReferences(tx: Querier, input: CorrectMovement): Promise<vo
  * tagged, reserved, reservation_cancelled, acknowledged, extended, checked_out,
  * transferred) have no to_location_id, so a later one never hides the fact.
  */
-async function currentLocationMovementId(tx: Querier, itemId: string): Promise<string | null> {
-  const rows = await tx
+async function currentLocationMovementId(ctx: RequestCtx, itemId: string): Promise<string | null> {
+  const rows = await db(ctx)
     .select({ id: movements.id, correctsId: movements.correctsId, recordedAt: movements.recordedAt, toLocationId: movements.toLocationId })
     .from(movements)
     .where(eq(movements.itemId, itemId));
@@ -275,8 +133,9 @@ export async function correctMovement(ctx: RequestCtx, id: string, input: Correc
     throw invalid("/body", "name at least one corrected fact: locationId, eventTime, holder or quantity");
   }
   if (input.eventTime !== undefined && input.eventTime > ctx.nowIso) throw invalid("/body/eventTime", "must not be in the future");
-  return withTx(ctx, async (tx) => {
-    await assertReferences(tx, input);
+  return withTx(ctx, async () => {
+    await assertReferences(ctx, input);
+    const tx = db(ctx);
     const original = (await tx.select().from(movements).where(eq(movements.id, id)))[0];
     if (!original) throw notFound("movement");
     const prior = (await tx.select({ id: movements.id }).from(movements).where(eq(movements.correctsId, id)).limit(1))[0];
@@ -298,16 +157,16 @@ export async function correctMovement(ctx: RequestCtx, id: string, input: Correc
     const movedIt = original.toLocationId !== null;
     const newLocation = input.locationId;
     let appliedToItem = false;
-    if (newLocation !== undefined && movedIt && (await currentLocationMovementId(tx, original.itemId)) === original.id) {
-      const item = (await tx.select().from(items).where(eq(items.id, original.itemId)))[0];
+    if (newLocation !== undefined && movedIt && (await currentLocationMovementId(ctx, original.itemId)) === original.id) {
+      const item = await findItem(ctx, original.itemId);
       if (item && item.containerId === null && item.locationId === original.toLocationId) {
         appliedToItem = true;
         if (item.locationId !== newLocation) {
           // The item lands there now, so the place must be usable as for a move (not archived).
-          await requireLocation(tx, newLocation, "/body/locationId");
-          await tx.update(items).set({ locationId: newLocation, version: item.version + 1, updatedAt: ctx.nowIso }).where(eq(items.id, item.id));
+          await requireLocation(ctx, newLocation, "/body/locationId");
+          await changeItem(ctx, item.id, { locationId: newLocation });
           // Contents follow their container, as on a move: one `moved` movement each.
-          await moveContents(ctx, tx, item.id, newLocation, { reason: "its container's location was corrected", data: { correctionOf: original.id } });
+          await moveContents(ctx, item.id, newLocation, { reason: "its container's location was corrected", data: { correctionOf: original.id } });
         }
       }
     }
@@ -319,7 +178,7 @@ export async function correctMovement(ctx: RequestCtx, id: string, input: Correc
       id: typeof chained?.id === "string" ? chained.id : original.id,
       kind: typeof chained?.kind === "string" ? chained.kind : original.kind,
     };
-    const row = await recordMovement(ctx, tx, {
+    const row = await recordMovement(ctx, {
       itemId: original.itemId,
       kind: "corrected",
       eventTime: input.eventTime ?? original.eventTime,

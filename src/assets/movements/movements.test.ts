@@ -5,44 +5,40 @@
 // item's latest word on where it is.
 import { test, expect, describe, beforeAll, afterAll } from "bun:test";
 import { desc, eq, sql } from "drizzle-orm";
-import { createTestEnv, MutableClock, type TestEnv } from "../../../test/harness.ts";
-import type { Querier, RequestCtx } from "../../platform/http/context.ts";
+import { MutableClock } from "../../../test/harness.ts";
+import { partnerKit } from "../../../test/kit.ts";
+import { withTx, type Querier } from "../../platform/db/transactions.ts";
+import { systemContext } from "../../platform/tenancy/tenant-context.ts";
 import type { TenantHandle } from "../../platform/tenancy/tenancy.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
-import type { ItemRow } from "../items/items.dto.ts";
-import { items } from "../items/items.tables.ts";
-import { locations, parties } from "../master-data/master-data.tables.ts";
-import { movements } from "./movements.tables.ts";
-import {
-  eventOf,
-  MOVEMENT_KINDS,
-  movementFilters,
-  movementsCount,
-  movementsPage,
-  recordMovement,
-  type MovementInput,
-  type MovementKind,
-  type MovementRow,
-} from "./movements.service.ts";
+import type { ItemRow } from "../kernel/item.schemas.ts";
+import { items, movements } from "../kernel/kernel.tables.ts";
+import { insertItem } from "../kernel/items.ts";
+import { eventOf, recordMovement, type MovementInput, type MovementRow } from "../kernel/movements.ts";
+import { MOVEMENT_KINDS, type MovementKind } from "../kernel/movement.schemas.ts";
+import { movementFilters, movementsCount, movementsPage } from "./movements.service.ts";
 import type { ListMovementsQuery } from "./movements.schemas.ts";
 
-const P = "acme";
 const T0 = new Date("2026-04-01T09:00:00.000Z");
 const clock = new MutableClock(new Date(T0));
-let env: TestEnv;
-let owner: string;
-let operator: string;
-let viewer: string;
+const kit = await partnerKit({ clock, users: { olga: "owner", otto: "operator", vera: "viewer" } });
+const env = kit.env;
+const P = kit.partnerId;
+afterAll(() => kit.close());
+// Members by role.
+const owner = "olga";
+const operator = "otto";
+const viewer = "vera";
 const id = () => Bun.randomUUIDv7();
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();
 
-const L = { a: id(), b: id(), c: id(), d: id() };
-const partyId = id();
+const L = { a: "", b: "", c: "", d: "" };
+let partyId = "";
 const I = { it1: id(), it2: id(), box: id(), inBox: id() };
 /** Seeded movements by name, in record order. */
 const M: Record<string, MovementRow> = {};
 
-function item(itemId: string, name: string, locationId: string, containerId: string | null = null): ItemRow {
+function item(itemId: string, name: string, locationId: string, containerId: string | null = null): Omit<ItemRow, "availability"> {
   return {
     id: itemId,
     name,
@@ -61,7 +57,6 @@ function item(itemId: string, name: string, locationId: string, containerId: str
     acquiredOn: null,
     attributes: {},
     lifecycle: "active",
-    availability: "available",
     locationId,
     containerId,
     version: 1,
@@ -71,40 +66,22 @@ function item(itemId: string, name: string, locationId: string, containerId: str
   };
 }
 
-/** A RequestCtx for seeding through recordMovement: actor and record time are the caller's. */
-function seedCtx(handle: TenantHandle, userId: string, nowIso: string): RequestCtx {
-  const now = new Date(nowIso);
-  return {
-    deps: env.deps,
-    requestId: "seed",
-    now,
-    nowIso,
-    claims: { sub: userId, sid: "seed", iat: 0, exp: 0, aal: "aal1", amr: ["pwd"], authTime: 0 },
-    userId,
-    partnerId: P,
-    tenant: handle,
-    role: "operator",
-    membershipId: "seed",
-    capabilities: new Set(),
-  };
-}
-
+/**
+ * A crafted chronology (event times before record times, several actors) through
+ * the kernel's own services: insertItem and recordMovement, each step in its own
+ * transaction at its own time, by its own actor.
+ */
 async function seed(handle: TenantHandle): Promise<void> {
-  const meta = { status: "active" as const, version: 1, createdAt: T0.toISOString(), updatedAt: T0.toISOString(), createdBy: "seed" };
-  await env.deps.tenancy.writeTx(handle, async (tx) => {
-    await tx.insert(locations).values([
-      { id: L.a, parentId: null, name: "Dock A", kind: "room", code: "A", ...meta },
-      { id: L.b, parentId: null, name: "Dock B", kind: "room", code: "B", ...meta },
-      { id: L.c, parentId: null, name: "Dock C", kind: "room", code: "C", ...meta },
-      { id: L.d, parentId: null, name: "Dock D", kind: "room", code: "D", ...meta },
-    ]);
-    await tx.insert(parties).values({ id: partyId, name: "Hire Co", kind: "organisation", externalRef: null, ...meta });
-    await tx.insert(items).values([
-      item(I.it1, "Drill", L.b),
-      item(I.it2, "Ladder", L.b),
-      item(I.box, "Crate", L.b),
-      item(I.inBox, "Cable in crate", L.b, I.box),
-    ]);
+  for (const [k, code] of [["a", "A"], ["b", "B"], ["c", "C"], ["d", "D"]] as const) {
+    L[k] = (await kit.seed.location({ name: `Dock ${code}`, kind: "room", code })).id;
+  }
+  partyId = (await kit.seed.party({ name: "Hire Co", kind: "organisation" })).id;
+  const as = (actor: string, minute: number) => ({ ...systemContext(env.deps, handle, P, "seed", new Date(at(minute))), actorId: actor });
+  const seeder = as("seed", 0);
+  await withTx(seeder, async () => {
+    for (const row of [item(I.it1, "Drill", L.b), item(I.it2, "Ladder", L.b), item(I.box, "Crate", L.b), item(I.inBox, "Cable in crate", L.b, I.box)]) {
+      await insertItem(seeder, row);
+    }
   });
   // [name, minute recorded, actor, input]; event times are a little before record times.
   const steps: Array<[string, number, string, MovementInput]> = [
@@ -121,16 +98,12 @@ async function seed(handle: TenantHandle): Promise<void> {
     ["use2", 9, "otto", { itemId: I.it2, kind: "consumed", quantity: 1, bizLocationId: L.b, eventTime: at(-30) }],
   ];
   for (const [name, minute, actor, input] of steps) {
-    M[name] = await env.deps.tenancy.writeTx(handle, (tx) => recordMovement(seedCtx(handle, actor, at(minute)), tx as unknown as Querier, input));
+    const ctx = as(actor, minute);
+    M[name] = await withTx(ctx, () => recordMovement(ctx, input));
   }
 }
 
 beforeAll(async () => {
-  env = await createTestEnv({}, { clock });
-  await env.provision(P);
-  await env.member(P, "olga", "owner");
-  await env.member(P, "otto", "operator");
-  await env.member(P, "vera", "viewer");
   const handle = await env.deps.tenancy.acquire(P);
   try {
     await seed(handle);
@@ -139,14 +112,10 @@ beforeAll(async () => {
   }
   // Requests happen an hour after the seeded steps.
   clock.current = new Date(at(60));
-  owner = await env.token("olga");
-  operator = await env.token("otto");
-  viewer = await env.token("vera");
 });
-afterAll(() => env.close());
 
 const recordOrder = (a: MovementRow, b: MovementRow) => (a.recordedAt === b.recordedAt ? (a.id < b.id ? 1 : -1) : a.recordedAt < b.recordedAt ? 1 : -1);
-const list = (query = "", token = viewer) => env.call("GET", `/api/assets/movements?partnerId=${P}${query}`, { token });
+const list = (query = "", user = viewer) => kit.as(user).get("/movements", { query });
 
 async function walk(query: string, limit: number): Promise<{ ids: string[]; total: number; filters: unknown }> {
   const ids: string[] = [];
@@ -166,17 +135,10 @@ async function walk(query: string, limit: number): Promise<{ ids: string[]; tota
   return { ids, total, filters };
 }
 
-async function itemNow(itemId: string): Promise<ItemRow> {
-  const handle = await env.deps.tenancy.acquire(P);
-  try {
-    return (await handle.db.read.select().from(items).where(eq(items.id, itemId)))[0]!;
-  } finally {
-    env.deps.tenancy.release(handle);
-  }
-}
+const itemNow = (itemId: string): Promise<ItemRow> => kit.read(async (q) => (await q.select().from(items).where(eq(items.id, itemId)))[0]!);
 
-const correct = (movementId: string, body: unknown, token = operator, idem?: string) =>
-  env.call("POST", `/api/assets/movements/${movementId}/correct?partnerId=${P}`, { token, body, ...(idem ? { idem } : {}) });
+const correct = (movementId: string, body: unknown, user = operator, idem?: string) =>
+  kit.as(user).post(`/movements/${movementId}/correct`, body, idem ? { idem } : {});
 
 describe("GET /movements", () => {
   test("lists every step newest record first with event time, record time, actor, read point and business location", async () => {
@@ -282,26 +244,21 @@ describe("POST /movements/{id}/correct", () => {
     const original = byItem.body.items.find((m: { id: string }) => m.id === M.move2!.id);
     expect(original).toMatchObject({ kind: "moved", toLocationId: L.b, correctedBy: c.id, corrects: null });
 
-    const viaLocation = await env.call("GET", r.headers.get("location")!, { token: viewer });
+    const viaLocation = await env.call("GET", r.headers.get("location")!, { token: await env.token(viewer) });
     expect(viaLocation.status).toBe(200);
     expect(viaLocation.body).toEqual(c);
-    const orig = await env.call("GET", `/api/assets/movements/${M.move2!.id}?partnerId=${P}`, { token: viewer });
+    const orig = await kit.as(viewer).get(`/movements/${M.move2!.id}`);
     expect(orig.body.correctedBy).toBe(c.id);
-    expect((await env.call("GET", `/api/assets/movements/${id()}?partnerId=${P}`, { token: viewer })).status).toBe(404);
+    expect((await kit.as(viewer).get(`/movements/${id()}`)).status).toBe(404);
 
     const after = await itemNow(I.it2);
     expect(after.locationId).toBe(L.c);
     expect(after.version).toBe(before.version + 1);
     expect(after.updatedAt).toBe(clock.now().toISOString());
 
-    const handle = await env.deps.tenancy.acquire(P);
-    try {
-      const events = await handle.db.read.select().from(outbox).where(eq(outbox.kind, "movement.corrected"));
-      expect(events.map((e) => e.aggregateId)).toEqual([I.it2]);
-      expect((events[0]!.payload as { data: { movement: { id: string } } }).data.movement.id).toBe(c.id);
-    } finally {
-      env.deps.tenancy.release(handle);
-    }
+    const events = await kit.read((q) => q.select().from(outbox).where(eq(outbox.kind, "movement.corrected")));
+    expect(events.map((e) => e.aggregateId)).toEqual([I.it2]);
+    expect((events[0]!.payload as { data: { movement: { id: string } } }).data.movement.id).toBe(c.id);
   });
 
   test("a corrected movement cannot be corrected twice; its correction can", async () => {
@@ -321,7 +278,7 @@ describe("POST /movements/{id}/correct", () => {
       appliedToItem: true,
     });
     expect((await itemNow(I.it2)).locationId).toBe(L.d);
-    const firstNow = await env.call("GET", `/api/assets/movements/${first.id}?partnerId=${P}`, { token: viewer });
+    const firstNow = await kit.as(viewer).get(`/movements/${first.id}`);
     expect(firstNow.body.correctedBy).toBe(chained.body.id);
   });
 
@@ -402,11 +359,7 @@ describe("POST /movements/{id}/correct", () => {
   });
 
   test("Idempotency-Key is required; a replay answers the first result and appends nothing", async () => {
-    const none = await env.call("POST", `/api/assets/movements/${M.reg1!.id}/correct?partnerId=${P}`, {
-      token: operator,
-      body: { reason: "x", locationId: L.c },
-      idem: false,
-    });
+    const none = await kit.as(operator).post(`/movements/${M.reg1!.id}/correct`, { reason: "x", locationId: L.c }, { idem: false });
     expect(none.status).toBe(400);
     expect(none.body.code).toBe("idempotency_key_required");
 
@@ -436,9 +389,8 @@ describe("POST /movements/{id}/correct", () => {
 });
 
 describe("every step of an item's story is a movement", () => {
-  const api = (path: string) => `/api/assets${path}?partnerId=${P}`;
-  const post = async (path: string, body: unknown, token = operator) => {
-    const r = await env.call("POST", api(path), { token, body });
+  const post = async (path: string, body: unknown, user = operator) => {
+    const r = await kit.as(user).post(path, body);
     expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBeLessThan(300);
     return r.body;
   };

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Id } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
-import { AVAILABILITIES, CONDITIONS, Item, LIFECYCLES, QUALITY_STATUSES } from "../items/items.dto.ts";
+import { AVAILABILITIES, CONDITIONS, Item, LIFECYCLES, QUALITY_STATUSES } from "../kernel/item.schemas.ts";
 
 /** Query of GET /owned and GET /loaned (spec: "Overview and register"). */
 export const RegisterListQuery = z.strictObject({

@@ -1,11 +1,12 @@
 // The register reads: the exact overview, the owned and loaned lists, and ranked
 // search. Every count is exact and read in one snapshot with what it describes.
 import { and, count, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { db, readSnapshot, type Querier, type RequestCtx } from "../../platform/http/context.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { db, readSnapshot, type Querier } from "../../platform/db/transactions.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
-import { items } from "../items/items.tables.ts";
+import { items } from "../kernel/kernel.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
-import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../items/items.dto.ts";
+import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/item.schemas.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
 

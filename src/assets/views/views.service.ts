@@ -1,9 +1,11 @@
 // Saved views and drafts: personal state of one user in one partner. Nothing here
 // touches another record or notifies anyone.
-import { and, eq, inArray, gt } from "drizzle-orm";
+import { and, eq, inArray, gt, lte } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, newRecordMeta, withTx, type RequestCtx } from "../../platform/http/context.ts";
+import { type RequestCtx } from "../../platform/http/context.ts";
+import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
 import { savedViews, drafts } from "./views.tables.ts";
@@ -87,7 +89,7 @@ export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSav
       cursor: q.cursor,
       ...updatedOrder(savedViews),
       // The caller's own views only: always applied, never echoed.
-      where: filters.where(eq(savedViews.userId, ctx.userId)),
+      where: filters.where(eq(savedViews.userId, ctx.actorId)),
     },
     toSavedViewDto,
   );
@@ -98,7 +100,7 @@ export async function getSavedView(ctx: RequestCtx, id: string) {
 }
 
 async function loadOwnView(ctx: RequestCtx, id: string): Promise<SavedViewRow> {
-  const row = (await db(ctx).select().from(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.userId, ctx.userId))))[0];
+  const row = (await db(ctx).select().from(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.userId, ctx.actorId))))[0];
   if (!row) throw notFound("saved view");
   return row;
 }
@@ -108,19 +110,20 @@ async function assertNameFree(ctx: RequestCtx, surface: string, nameKey: string,
     await db(ctx)
       .select({ id: savedViews.id })
       .from(savedViews)
-      .where(and(eq(savedViews.userId, ctx.userId), eq(savedViews.surface, surface), eq(savedViews.nameKey, nameKey)))
+      .where(and(eq(savedViews.userId, ctx.actorId), eq(savedViews.surface, surface), eq(savedViews.nameKey, nameKey)))
   )[0];
   if (clash && clash.id !== exceptId) throw new AppError("duplicate", "you already have a view with this name on this surface");
 }
 
 export async function createSavedView(ctx: RequestCtx, input: z.output<typeof CreateSavedView>) {
   const query = checkQuery(input.surface, input.query, "/body/query");
-  return withTx(ctx, async (tx) => {
+  return withTx(ctx, async () => {
+    const tx = writer(ctx);
     const nameKey = normaliseName(input.name);
     await assertNameFree(ctx, input.surface, nameKey);
     const row: SavedViewRow = {
       ...newRecordMeta(ctx),
-      userId: ctx.userId,
+      userId: ctx.actorId,
       surface: input.surface,
       name: input.name.trim(),
       nameKey,
@@ -132,7 +135,8 @@ export async function createSavedView(ctx: RequestCtx, input: z.output<typeof Cr
 }
 
 export async function updateSavedView(ctx: RequestCtx, id: string, input: z.output<typeof UpdateSavedView>) {
-  return withTx(ctx, async (tx) => {
+  return withTx(ctx, async () => {
+    const tx = writer(ctx);
     const row = await loadOwnView(ctx, id);
     assertVersion("saved view", row, input.expectedVersion);
     const surface = row.surface as Surface;
@@ -152,7 +156,8 @@ export async function updateSavedView(ctx: RequestCtx, id: string, input: z.outp
 }
 
 export async function deleteSavedView(ctx: RequestCtx, id: string): Promise<void> {
-  await withTx(ctx, async (tx) => {
+  await withTx(ctx, async () => {
+    const tx = writer(ctx);
     await loadOwnView(ctx, id);
     await tx.delete(savedViews).where(eq(savedViews.id, id));
   });
@@ -172,7 +177,7 @@ export function toDraftDto(r: DraftRow) {
 }
 
 function draftKey(ctx: RequestCtx, route: string, workflowKey: string) {
-  return and(eq(drafts.userId, ctx.userId), eq(drafts.route, route), eq(drafts.workflowKey, workflowKey));
+  return and(eq(drafts.userId, ctx.actorId), eq(drafts.route, route), eq(drafts.workflowKey, workflowKey));
 }
 
 export async function getDraft(ctx: RequestCtx, workflowKey: string, route: string) {
@@ -189,12 +194,13 @@ export async function putDraft(ctx: RequestCtx, workflowKey: string, input: z.ou
   const expiresAt = input.expiresAt ?? maxExpiry;
   if (expiresAt > maxExpiry) throw invalid("/body/expiresAt", "must be no later than 30 days from now");
   if (expiresAt <= ctx.nowIso) throw invalid("/body/expiresAt", "must be in the future");
-  return withTx(ctx, async (tx) => {
+  return withTx(ctx, async () => {
+    const tx = writer(ctx);
     const existing = (await tx.select().from(drafts).where(draftKey(ctx, input.route, workflowKey)))[0];
     // An expired draft is gone: saving again starts a new one.
     const live = existing && existing.expiresAt > ctx.nowIso ? existing : undefined;
     const row: DraftRow = {
-      userId: ctx.userId,
+      userId: ctx.actorId,
       route: input.route,
       workflowKey,
       payload: serialised,
@@ -210,8 +216,14 @@ export async function putDraft(ctx: RequestCtx, workflowKey: string, input: z.ou
 }
 
 export async function deleteDraft(ctx: RequestCtx, workflowKey: string, route: string): Promise<void> {
-  await withTx(ctx, async (tx) => {
+  await withTx(ctx, async () => {
+    const tx = writer(ctx);
     const r = await tx.delete(drafts).where(and(draftKey(ctx, route, workflowKey), gt(drafts.expiresAt, ctx.nowIso)));
     if (r.rowsAffected === 0) throw notFound("draft");
   });
+}
+
+/** Removes drafts past their expiry (reads already hide them; this reclaims the rows); returns how many. */
+export async function purgeExpiredDrafts(ctx: TenantCtx): Promise<number> {
+  return withTx(ctx, async () => (await writer(ctx).delete(drafts).where(lte(drafts.expiresAt, ctx.nowIso))).rowsAffected);
 }

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { AppError } from "../errors/app-error.ts";
 import type { Deps } from "../deps.ts";
-import type { Querier } from "../http/context.ts";
+import type { Querier } from "../db/transactions.ts";
 import type { TenantHandle } from "../tenancy/tenancy.ts";
 import { memberships, capabilitySettings, capabilityGrants } from "./auth.tables.ts";
 import {

@@ -48,6 +48,17 @@ export const RecordMeta = {
   createdBy: z.string(),
 };
 
+/** Master records are archived, never deleted. */
+export const RECORD_STATUSES = ["active", "archived"] as const;
+
+/** The status a PATCH may set on an archivable record. */
+export const RecordStatus = z.enum(RECORD_STATUSES).openapi({
+  description: "`archived` records stay readable and referenced where they are, but no new record may refer to them.",
+});
+
+/** The server-derived fields of an archivable, versioned record as responses show them. */
+export const ArchivableRecordMeta = { ...RecordMeta, status: z.enum(RECORD_STATUSES), version: z.number().int() };
+
 export const Empty = z.strictObject({}).openapi("Empty");
 
 /** Location header of a created record. */

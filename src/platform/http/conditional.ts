@@ -27,7 +27,7 @@ export function entityTag(
   const minute = freshness === "clock" ? Math.floor(ctx.now.getTime() / 60_000) : "";
   // Parsed input has the schema's key order, so equal requests serialise equally.
   const key =
-    `${version}\u0000${ctx.partnerId}\u0000${ctx.userId}\u0000${ctx.role}\u0000${[...ctx.capabilities].join(",")}\u0000` +
+    `${version}\u0000${ctx.partnerId}\u0000${ctx.actorId}\u0000${ctx.role}\u0000${[...ctx.capabilities].join(",")}\u0000` +
     `${minute}\u0000${template}\u0000${JSON.stringify(input)}`;
   // A tag only has to tell this caller's representations of one URL apart: two
   // independent 64-bit hashes make an accidental match practically impossible.

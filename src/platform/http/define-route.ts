@@ -191,7 +191,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         now,
         nowIso: now.toISOString(),
         claims,
-        userId: claims.sub,
+        actorId: claims.sub,
         partnerId,
         tenant: member.tenant,
         role: member.role,

@@ -5,11 +5,19 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { LockTimeoutError } from "../tenancy/write-lock.ts";
-import type { RouteResult } from "../http/define-route.ts";
-import { inOwnTx, type Querier, type RequestCtx } from "../http/context.ts";
+import type { RequestCtx } from "../http/context.ts";
+import type { TenantCtx } from "../tenancy/tenant-context.ts";
+import { inOwnTx, writer, type Querier } from "../db/transactions.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
 import { insertRow, preparedFor } from "../db/prepared.ts";
+
+/** The outcome a keyed request stored and replays (a route's result). */
+export interface StoredOutcome {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 /** 1–255 visible ASCII characters; the OpenAPI header schema uses the same pattern. */
 export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -59,19 +67,19 @@ const inFlight = new Map<string, number>();
 export async function runIdempotent(
   ctx: RequestCtx,
   req: IdempotentRequest,
-  run: () => Promise<RouteResult>,
-): Promise<{ result: RouteResult; replayed: boolean }> {
+  run: () => Promise<StoredOutcome>,
+): Promise<{ result: StoredOutcome; replayed: boolean }> {
   const fingerprint = createHash("sha256")
     .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
     .digest("hex");
-  const keyOf = { userId: ctx.userId, method: req.method, route: req.template, key: req.key };
-  const scope = `${ctx.partnerId}\u0000${ctx.userId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
+  const keyOf = { userId: ctx.actorId, method: req.method, route: req.template, key: req.key };
+  const scope = `${ctx.partnerId}\u0000${ctx.actorId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
   // A duplicate is a request whose twin was already running when it arrived.
   const duplicate = inFlight.has(scope);
   inFlight.set(scope, (inFlight.get(scope) ?? 0) + 1);
   try {
-    return await inOwnTx(ctx, async (rawTx) => {
-      const tx = rawTx as unknown as Querier;
+    return await inOwnTx(ctx, async () => {
+      const tx = writer(ctx);
       const existing = (await findKey(tx).all(keyOf))[0];
       if (existing) {
         if (existing.fingerprint !== fingerprint) {
@@ -108,8 +116,8 @@ export async function runIdempotent(
 }
 
 /** Removes key records past retention; returns how many. */
-export async function purgeIdempotencyKeys(tx: Querier, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
-  const r = await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
+export async function purgeIdempotencyKeys(ctx: TenantCtx): Promise<number> {
+  const cutoff = new Date(ctx.now.getTime() - IDEMPOTENCY_RETENTION_MS).toISOString();
+  const r = await writer(ctx).delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
   return r.rowsAffected;
 }

@@ -1,5 +1,6 @@
 // Domain events for webhooks (contract §10), written with the change they describe.
-import type { Querier, RequestCtx } from "../http/context.ts";
+import { writer } from "../db/transactions.ts";
+import type { TenantCtx } from "../tenancy/tenant-context.ts";
 import { outbox } from "./outbox.tables.ts";
 import { insertRow } from "../db/prepared.ts";
 
@@ -23,12 +24,11 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Appends one event in the caller's transaction; returns its id. */
 export async function appendEvent(
-  ctx: RequestCtx,
-  tx: Querier,
+  ctx: TenantCtx,
   event: { kind: EventKind; aggregateId: string; occurredAt: string; data: Record<string, unknown> },
 ): Promise<string> {
   const id = ctx.deps.newId();
-  await insertRow(tx, outbox, {
+  await insertRow(writer(ctx), outbox, {
     id,
     kind: event.kind,
     aggregateId: event.aggregateId,

@@ -7,7 +7,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
-import { readSnapshot, type Querier, type RequestCtx } from "../http/context.ts";
+import type { RequestCtx } from "../http/context.ts";
+import { readSnapshot, type Querier } from "../db/transactions.ts";
 import { queryKey } from "../db/database.ts";
 
 export const MAX_LIMIT = 200;

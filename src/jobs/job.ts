@@ -1,0 +1,56 @@
+// What a job is: its schedule, its run function and the context a run gets.
+import type { Deps } from "../deps.ts";
+import type { TenantCtx } from "../platform/tenancy/tenant-context.ts";
+import type { Logger } from "../platform/log.ts";
+
+export interface JobResult {
+  /** Records the pass handled (deleted, sent, scanned…). */
+  processed: number;
+  /** A short human summary; stored in job_runs, so no secrets and no personal data. */
+  detail?: string;
+}
+
+interface JobCtxBase {
+  deps: Deps;
+  job: string;
+  runId: string;
+  /** Clock time when the run started; jobs use it for every comparison and timestamp. */
+  now: Date;
+  log: Logger;
+  /** Aborted on shutdown: long jobs should stop between batches. */
+  signal: AbortSignal;
+}
+
+/**
+ * Context of a run for one partner: the same tenant context a request has, acting
+ * as `system` at the run's start time (requestId is the run id), so jobs call the
+ * same services with withTx(ctx, …) as routes do. The database is held open for the run.
+ */
+export interface PartnerJobCtx extends JobCtxBase, TenantCtx {}
+
+export type GlobalJobCtx = JobCtxBase;
+
+interface JobBase {
+  name: string;
+  /** 5-field cron expression or nickname, interpreted in UTC. */
+  schedule: string;
+  /** How long a lease is held before another instance may take it over (default 10 min). */
+  leaseSeconds?: number;
+}
+
+/** Runs once per partner, under that partner's lease in its own database. */
+export interface PartnerJob extends JobBase {
+  perPartner: true;
+  run(ctx: PartnerJobCtx): Promise<JobResult>;
+}
+
+/**
+ * Runs once per pass, not per partner. The registry database has no lease table,
+ * so only the in-process scheduler keeps such runs from overlapping.
+ */
+export interface GlobalJob extends JobBase {
+  perPartner: false;
+  run(ctx: GlobalJobCtx): Promise<JobResult>;
+}
+
+export type JobDefinition = PartnerJob | GlobalJob;
