@@ -69,12 +69,48 @@ class CachedStatement {
   }
 }
 
+/**
+ * A statement prepared for one use and finalized after it. EXPLAIN statements go
+ * this way: a cached EXPLAIN QUERY PLAN statement kept the reader's snapshot open
+ * after it ran, so later reads on that connection saw old data (a test reproduces it).
+ */
+class OneShotStatement {
+  constructor(
+    readonly conn: Database,
+    readonly sql: string,
+  ) {}
+  #once<T>(fn: (s: Statement) => T): T {
+    const stmt = this.conn.prepare(this.sql);
+    try {
+      return fn(stmt);
+    } finally {
+      stmt.finalize();
+    }
+  }
+  run(...params: Param[]) {
+    const r = this.#once((s) => s.run(...params));
+    return { rowsAffected: r.changes, lastInsertRowid: r.lastInsertRowid };
+  }
+  all(...params: Param[]) {
+    return this.#once((s) => s.all(...params));
+  }
+  get(...params: Param[]) {
+    return this.#once((s) => s.get(...params));
+  }
+  values(...params: Param[]) {
+    return this.#once((s) => s.values(...params));
+  }
+}
+
+const EXPLAIN_RE = /^\s*EXPLAIN\b/i;
+
 /** LRU of prepared statements by SQL text, presented to Drizzle as its client. */
 class StatementCache {
   #byText = new Map<string, CachedStatement>();
   constructor(readonly conn: Database) {}
 
-  prepare(sql: string): CachedStatement {
+  prepare(sql: string): CachedStatement | OneShotStatement {
+    if (EXPLAIN_RE.test(sql)) return new OneShotStatement(this.conn, sql);
     const hit = this.#byText.get(sql);
     if (hit?.stmt) return hit;
     const entry = hit ?? new CachedStatement(this, sql);
