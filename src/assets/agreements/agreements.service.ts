@@ -2,12 +2,12 @@
 // counterparty (checked through the parties service). Other modules check the
 // agreements a request names through requireAgreement.
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
-import { assertVersion, invalid } from "../../platform/errors/app-error.ts";
+import { invalid } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { db, withTx, writer } from "../../platform/db/transactions.ts";
-import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { changesOf, loadOr404, saveVersion } from "../../platform/db/records.ts";
-import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
+import { db, withTx } from "../../platform/db/transactions.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { insertRecord, loadOr404, requireActive, updateVersioned } from "../../platform/db/records.ts";
+import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { partyIdsMatching, requireParty } from "../parties/parties.service.ts";
 import { agreements } from "./agreements.tables.ts";
@@ -34,12 +34,8 @@ export function toAgreementDto(r: AgreementRow): AgreementDto {
  * or archived agreement is a 400 at `path` (e.g. `/body/agreementId`), never a 404.
  * Reads through the context (the open transaction, if any).
  */
-export async function requireAgreement(ctx: TenantCtx, id: string, path: string): Promise<AgreementRow> {
-  const row = (await db(ctx).select().from(agreements).where(eq(agreements.id, id)))[0];
-  if (!row) throw invalid(path, "unknown agreement");
-  if (row.status !== "active") throw invalid(path, "agreement is archived");
-  return row;
-}
+export const requireAgreement = (ctx: TenantCtx, id: string, path: string): Promise<AgreementRow> =>
+  requireActive(ctx, agreements, id, path, "agreement");
 
 /**
  * q on agreements: a case-insensitive reference prefix (expression index), or the
@@ -58,17 +54,15 @@ export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): 
   if (input.endsOn !== undefined && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
   return withTx(ctx, async () => {
     await requireParty(ctx, input.partyId, "/body/partyId");
-    const row: AgreementRow = {
-      ...newRecordMeta(ctx),
-      kind: input.kind,
-      partyId: input.partyId,
-      startsOn: input.startsOn,
+    const { kind, partyId, startsOn } = input;
+    const row = await insertRecord(ctx, agreements, {
+      kind,
+      partyId,
+      startsOn,
       endsOn: input.endsOn ?? null,
       reference: input.reference ?? null,
-      terms: input.terms ?? DEFAULT_TERMS[input.kind],
-      status: "active",
-    };
-    await writer(ctx).insert(agreements).values(row);
+      terms: input.terms ?? DEFAULT_TERMS[kind],
+    });
     return toAgreementDto(row);
   });
 }
@@ -79,21 +73,17 @@ export async function getAgreement(ctx: RequestCtx, id: string): Promise<Agreeme
 
 export async function updateAgreement(ctx: RequestCtx, id: string, input: UpdateAgreement): Promise<AgreementDto> {
   if (input.startsOn !== undefined && input.endsOn && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
-  return withTx(ctx, async () => {
-    const tx = writer(ctx);
-    const row = await loadOr404(tx, agreements, id, "agreement");
-    const { expectedVersion, ...fields } = input;
-    const change = changesOf(row, fields);
-    if (change.partyId) await requireParty(ctx, change.partyId, "/body/partyId");
-    const startsOn = change.startsOn ?? row.startsOn;
-    const endsOn = change.endsOn !== undefined ? change.endsOn : row.endsOn;
-    if (endsOn !== null && endsOn < startsOn) {
-      throw invalid(input.endsOn !== undefined ? "/body/endsOn" : "/body/startsOn", input.endsOn !== undefined ? ENDS_BEFORE_STARTS : "must not be after endsOn");
-    }
-    assertVersion("agreement", row, expectedVersion);
-    if (Object.keys(change).length === 0) return toAgreementDto(row);
-    return toAgreementDto(await saveVersion(tx, agreements, row, change, ctx.nowIso));
+  const row = await updateVersioned(ctx, agreements, id, "agreement", input, {
+    async validate(row, change) {
+      if (change.partyId) await requireParty(ctx, change.partyId, "/body/partyId");
+      const startsOn = change.startsOn ?? row.startsOn;
+      const endsOn = change.endsOn !== undefined ? change.endsOn : row.endsOn;
+      if (endsOn !== null && endsOn < startsOn) {
+        throw invalid(input.endsOn !== undefined ? "/body/endsOn" : "/body/startsOn", input.endsOn !== undefined ? ENDS_BEFORE_STARTS : "must not be after endsOn");
+      }
+    },
   });
+  return toAgreementDto(row);
 }
 
 export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): Promise<Page<AgreementDto>> {
@@ -102,16 +92,5 @@ export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): P
     .add("kind", q.kind, (v) => inArray(agreements.kind, v))
     .add("status", q.status, (v) => inArray(agreements.status, v))
     .add("partyId", q.partyId, (v) => eq(agreements.partyId, v));
-  return paginate(
-    ctx,
-    {
-      route: "GET /agreements",
-      filters: filters.applied,
-      limit: q.limit,
-      cursor: q.cursor,
-      ...updatedOrder(agreements),
-      where: filters.where(),
-    },
-    toAgreementDto,
-  );
+  return listByUpdate(ctx, "GET /agreements", agreements, q, filters, toAgreementDto);
 }

@@ -3,11 +3,11 @@
 // requireModel, so "unknown" and "archived" mean the same everywhere.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
-import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { changesOf, loadOr404, saveVersion } from "../../platform/db/records.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { insertRecord, loadOr404, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { catalogCategories, catalogModels } from "./catalogue.tables.ts";
 import type {
   CatalogCategoryDetailDto,
@@ -40,20 +40,11 @@ export function toModelDto(r: ModelRow): CatalogModelDto {
  * archived category is a 400 at `path` (e.g. `/body/categoryId`), never a 404.
  * Reads through the context (the open transaction, if any).
  */
-export async function requireCategory(ctx: TenantCtx, id: string, path: string): Promise<CategoryRow> {
-  const row = (await db(ctx).select().from(catalogCategories).where(eq(catalogCategories.id, id)))[0];
-  if (!row) throw invalid(path, "unknown category");
-  if (row.status !== "active") throw invalid(path, "category is archived");
-  return row;
-}
+export const requireCategory = (ctx: TenantCtx, id: string, path: string): Promise<CategoryRow> =>
+  requireActive(ctx, catalogCategories, id, path, "category");
 
 /** As requireCategory, for a model id (e.g. `/body/modelId`). */
-export async function requireModel(ctx: TenantCtx, id: string, path: string): Promise<ModelRow> {
-  const row = (await db(ctx).select().from(catalogModels).where(eq(catalogModels.id, id)))[0];
-  if (!row) throw invalid(path, "unknown model");
-  if (row.status !== "active") throw invalid(path, "model is archived");
-  return row;
-}
+export const requireModel = (ctx: TenantCtx, id: string, path: string): Promise<ModelRow> => requireActive(ctx, catalogModels, id, path, "model");
 
 /** The model with this id and its category, whatever its status; undefined when there is none. */
 export async function findModel(ctx: TenantCtx, id: string): Promise<{ id: string; categoryId: string } | undefined> {
@@ -70,14 +61,7 @@ async function assertCategoryCodeFree(ctx: TenantCtx, code: string, exceptId?: s
 export async function createCategory(ctx: RequestCtx, input: CreateCatalogCategory): Promise<CatalogCategoryDto> {
   return withTx(ctx, async () => {
     if (input.code !== undefined) await assertCategoryCodeFree(ctx, input.code);
-    const row: CategoryRow = {
-      ...newRecordMeta(ctx),
-      name: input.name,
-      code: input.code ?? null,
-      status: "active",
-    };
-    await writer(ctx).insert(catalogCategories).values(row);
-    return toCategoryDto(row);
+    return toCategoryDto(await insertRecord(ctx, catalogCategories, { name: input.name, code: input.code ?? null }));
   });
 }
 
@@ -97,24 +81,20 @@ export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogC
 }
 
 export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateCatalogCategory): Promise<CatalogCategoryDto> {
-  return withTx(ctx, async () => {
-    const tx = writer(ctx);
-    const row = await loadOr404(tx, catalogCategories, id, "category");
-    const { expectedVersion, ...fields } = input;
-    assertVersion("category", row, expectedVersion);
-    const change = changesOf(row, fields);
-    if (Object.keys(change).length === 0) return toCategoryDto(row);
-    if (change.code) await assertCategoryCodeFree(ctx, change.code, id);
-    if (change.status === "archived") {
-      const live = await tx
-        .select({ id: catalogModels.id })
-        .from(catalogModels)
-        .where(and(eq(catalogModels.categoryId, id), eq(catalogModels.status, "active")))
-        .limit(1);
-      if (live.length) throw new AppError("state_conflict", "the category still has active models; archive or move them first");
-    }
-    return toCategoryDto(await saveVersion(tx, catalogCategories, row, change, ctx.nowIso));
+  const row = await updateVersioned(ctx, catalogCategories, id, "category", input, {
+    async rules(_row, change) {
+      if (change.code) await assertCategoryCodeFree(ctx, change.code, id);
+      if (change.status === "archived") {
+        const live = await writer(ctx)
+          .select({ id: catalogModels.id })
+          .from(catalogModels)
+          .where(and(eq(catalogModels.categoryId, id), eq(catalogModels.status, "active")))
+          .limit(1);
+        if (live.length) throw new AppError("state_conflict", "the category still has active models; archive or move them first");
+      }
+    },
   });
+  return toCategoryDto(row);
 }
 
 // ---------------------------------------------------------------- models
@@ -122,16 +102,8 @@ export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateC
 export async function createModel(ctx: RequestCtx, input: CreateCatalogModel): Promise<CatalogModelDto> {
   return withTx(ctx, async () => {
     await requireCategory(ctx, input.categoryId, "/body/categoryId");
-    const row: ModelRow = {
-      ...newRecordMeta(ctx),
-      name: input.name,
-      categoryId: input.categoryId,
-      manufacturer: input.manufacturer ?? null,
-      modelNumber: input.modelNumber ?? null,
-      status: "active",
-    };
-    await writer(ctx).insert(catalogModels).values(row);
-    return toModelDto(row);
+    const { name, categoryId } = input;
+    return toModelDto(await insertRecord(ctx, catalogModels, { name, categoryId, manufacturer: input.manufacturer ?? null, modelNumber: input.modelNumber ?? null }));
   });
 }
 
@@ -140,20 +112,18 @@ export async function getModel(ctx: RequestCtx, id: string): Promise<CatalogMode
 }
 
 export async function updateModel(ctx: RequestCtx, id: string, input: UpdateCatalogModel): Promise<CatalogModelDto> {
-  return withTx(ctx, async () => {
-    const tx = writer(ctx);
-    const row = await loadOr404(tx, catalogModels, id, "model");
-    const { expectedVersion, ...fields } = input;
-    const change = changesOf(row, fields);
-    if (change.categoryId) await requireCategory(ctx, change.categoryId, "/body/categoryId");
-    assertVersion("model", row, expectedVersion);
-    if (Object.keys(change).length === 0) return toModelDto(row);
-    if (change.status === "active" && change.categoryId === undefined) {
-      const category = await loadOr404(tx, catalogCategories, row.categoryId, "category");
-      if (category.status !== "active") throw new AppError("state_conflict", "the model's category is archived; unarchive it first");
-    }
-    return toModelDto(await saveVersion(tx, catalogModels, row, change, ctx.nowIso));
+  const row = await updateVersioned(ctx, catalogModels, id, "model", input, {
+    async validate(_row, change) {
+      if (change.categoryId) await requireCategory(ctx, change.categoryId, "/body/categoryId");
+    },
+    async rules(row, change) {
+      if (change.status === "active" && change.categoryId === undefined) {
+        const category = await loadOr404(writer(ctx), catalogCategories, row.categoryId, "category");
+        if (category.status !== "active") throw new AppError("state_conflict", "the model's category is archived; unarchive it first");
+      }
+    },
   });
+  return toModelDto(row);
 }
 
 // ---------------------------------------------------------------- the catalogue

@@ -9,7 +9,7 @@ import { AppError, assertVersion, invalid, notFound } from "../../platform/error
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
+import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { activeLocationExists } from "../locations/locations.service.ts";
 import { activePartyExists } from "../parties/parties.service.ts";
@@ -92,18 +92,7 @@ export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListChec
             and(eq(checkouts.state, "checked_out"), gte(checkouts.dueAt, ctx.nowIso)),
           ),
     );
-  return paginate(
-    ctx,
-    {
-      route: "GET /checkouts",
-      filters: filters.applied,
-      limit: q.limit,
-      cursor: q.cursor,
-      ...updatedOrder(checkouts),
-      where: filters.where(),
-    },
-    (r) => toCheckoutDto(r, ctx.nowIso),
-  );
+  return listByUpdate(ctx, "GET /checkouts", checkouts, q, filters, (r) => toCheckoutDto(r, ctx.nowIso));
 }
 
 export async function getCheckout(ctx: RequestCtx, id: string) {

@@ -2,13 +2,13 @@
 // the locations a request names through requireLocation (or the *Exists helpers), so
 // "unknown" and "archived" mean the same everywhere, and read ancestors via locationPath.
 import { and, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
-import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
+import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
-import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
-import { changesOf, loadOr404, saveVersion } from "../../platform/db/records.ts";
-import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
+import { insertRecord, loadOr404, recordExists, requireActive, updateVersioned } from "../../platform/db/records.ts";
+import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { locations } from "./locations.tables.ts";
@@ -31,27 +31,14 @@ export function toLocationDto(r: LocationRow): LocationDto {
  * or archived location is a 400 at `path` (e.g. `/body/locationId`), never a 404.
  * Reads through the context (the open transaction, if any).
  */
-export async function requireLocation(ctx: TenantCtx, id: string, path: string): Promise<LocationRow> {
-  const row = (await db(ctx).select().from(locations).where(eq(locations.id, id)))[0];
-  if (!row) throw invalid(path, "unknown location");
-  if (row.status !== "active") throw invalid(path, "location is archived");
-  return row;
-}
+export const requireLocation = (ctx: TenantCtx, id: string, path: string): Promise<LocationRow> =>
+  requireActive(ctx, locations, id, path, "location");
 
 /** Whether an active location has this id. */
-export async function activeLocationExists(ctx: TenantCtx, id: string): Promise<boolean> {
-  const hit = await db(ctx)
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, id), eq(locations.status, "active")));
-  return hit.length > 0;
-}
+export const activeLocationExists = (ctx: TenantCtx, id: string) => recordExists(ctx, locations, id, { activeOnly: true });
 
 /** Whether a location has this id, whatever its status. */
-export async function locationExists(ctx: TenantCtx, id: string): Promise<boolean> {
-  const hit = await db(ctx).select({ id: locations.id }).from(locations).where(eq(locations.id, id));
-  return hit.length > 0;
-}
+export const locationExists = (ctx: TenantCtx, id: string) => recordExists(ctx, locations, id);
 
 /**
  * The location `startId` evaluates to and its ancestors, root first, ending with the
@@ -90,15 +77,7 @@ export async function createLocation(ctx: RequestCtx, input: CreateLocation): Pr
   return withTx(ctx, async () => {
     if (input.parentId !== undefined) await requireLocation(ctx, input.parentId, "/body/parentId");
     if (input.code !== undefined) await assertLocationCodeFree(ctx, input.code);
-    const row: LocationRow = {
-      ...newRecordMeta(ctx),
-      parentId: input.parentId ?? null,
-      name: input.name,
-      kind: input.kind,
-      code: input.code ?? null,
-      status: "active",
-    };
-    await writer(ctx).insert(locations).values(row);
+    const row = await insertRecord(ctx, locations, { parentId: input.parentId ?? null, name: input.name, kind: input.kind, code: input.code ?? null });
     return toLocationDto(row);
   });
 }
@@ -111,49 +90,49 @@ export async function getLocation(ctx: RequestCtx, id: string): Promise<Location
 }
 
 export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateLocation): Promise<LocationDto> {
-  return withTx(ctx, async () => {
-    const tx = writer(ctx);
-    const row = await loadOr404(tx, locations, id, "location");
-    const { expectedVersion, ...fields } = input;
-    const change = changesOf(row, fields);
-    // 400s for referenced ids come before the 409s.
-    if (change.parentId) await requireLocation(ctx, change.parentId, "/body/parentId");
-    assertVersion("location", row, expectedVersion);
-    if (Object.keys(change).length === 0) return toLocationDto(row);
-
-    if (change.parentId) {
-      // The new parent may not be the location itself or lie anywhere below it.
-      const hit = await tx.all<{ hit: number }>(sql`
-        WITH RECURSIVE up(id) AS (
-          SELECT ${change.parentId}
-          UNION SELECT l.parent_id FROM locations l JOIN up ON l.id = up.id WHERE l.parent_id IS NOT NULL)
-        SELECT 1 AS hit FROM up WHERE id = ${id} LIMIT 1`);
-      if (hit.length) throw new AppError("cycle_detected", "the new parent is this location or lies inside its subtree");
-    }
-    if (change.code) await assertLocationCodeFree(ctx, change.code, id);
-    const parentId = change.parentId !== undefined ? change.parentId : row.parentId;
-    if (change.status === "archived") {
-      const child = await tx
-        .select({ id: locations.id })
-        .from(locations)
-        .where(and(eq(locations.parentId, id), eq(locations.status, "active")))
-        .limit(1);
-      if (child.length) throw new AppError("state_conflict", "the location still contains active locations; archive or move them first");
-      const held = await tx
-        .select({ id: items.id })
-        .from(items)
-        .where(and(eq(items.locationId, id), notInArray(items.lifecycle, ["disposed", "consumed"])))
-        .limit(1);
-      if (held.length) throw new AppError("state_conflict", "items are still at this location; move them first");
-    }
-    if (change.status === "active" && parentId !== null && change.parentId === undefined) {
-      // Reactivating under an archived parent would leave an active location inside an archived one.
-      const parent = await loadOr404(tx, locations, parentId, "location");
-      if (parent.status !== "active") throw new AppError("state_conflict", "the parent location is archived; unarchive it first");
-    }
-
-    return toLocationDto(await saveVersion(tx, locations, row, change, ctx.nowIso));
+  const saved = await updateVersioned(ctx, locations, id, "location", input, {
+    async validate(_row, change) {
+      if (change.parentId) await requireLocation(ctx, change.parentId, "/body/parentId");
+    },
+    rules: (row, change) => locationRules(ctx, row, change),
   });
+  return toLocationDto(saved);
+}
+
+/** The 409s of a location change: no cycle, a free code, nothing active inside an archived location. */
+async function locationRules(ctx: TenantCtx, row: LocationRow, change: Partial<LocationRow>): Promise<void> {
+  const tx = writer(ctx);
+  const id = row.id;
+  if (change.parentId) {
+    // The new parent may not be the location itself or lie anywhere below it.
+    const hit = await tx.all<{ hit: number }>(sql`
+      WITH RECURSIVE up(id) AS (
+        SELECT ${change.parentId}
+        UNION SELECT l.parent_id FROM locations l JOIN up ON l.id = up.id WHERE l.parent_id IS NOT NULL)
+      SELECT 1 AS hit FROM up WHERE id = ${id} LIMIT 1`);
+    if (hit.length) throw new AppError("cycle_detected", "the new parent is this location or lies inside its subtree");
+  }
+  if (change.code) await assertLocationCodeFree(ctx, change.code, id);
+  const parentId = change.parentId !== undefined ? change.parentId : row.parentId;
+  if (change.status === "archived") {
+    const child = await tx
+      .select({ id: locations.id })
+      .from(locations)
+      .where(and(eq(locations.parentId, id), eq(locations.status, "active")))
+      .limit(1);
+    if (child.length) throw new AppError("state_conflict", "the location still contains active locations; archive or move them first");
+    const held = await tx
+      .select({ id: items.id })
+      .from(items)
+      .where(and(eq(items.locationId, id), notInArray(items.lifecycle, ["disposed", "consumed"])))
+      .limit(1);
+    if (held.length) throw new AppError("state_conflict", "items are still at this location; move them first");
+  }
+  if (change.status === "active" && parentId !== null && change.parentId === undefined) {
+    // Reactivating under an archived parent would leave an active location inside an archived one.
+    const parent = await loadOr404(tx, locations, parentId, "location");
+    if (parent.status !== "active") throw new AppError("state_conflict", "the parent location is archived; unarchive it first");
+  }
 }
 
 export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Promise<Page<LocationDto>> {
@@ -162,16 +141,5 @@ export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Pro
     .add("kind", q.kind, (v) => inArray(locations.kind, v))
     .add("status", q.status, (v) => inArray(locations.status, v))
     .add("parentId", q.parentId, (v) => eq(locations.parentId, v));
-  return paginate(
-    ctx,
-    {
-      route: "GET /locations",
-      filters: filters.applied,
-      limit: q.limit,
-      cursor: q.cursor,
-      ...updatedOrder(locations),
-      where: filters.where(),
-    },
-    toLocationDto,
-  );
+  return listByUpdate(ctx, "GET /locations", locations, q, filters, toLocationDto);
 }

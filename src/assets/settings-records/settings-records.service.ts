@@ -64,65 +64,65 @@ function catalogText(text: string, ...cols: SQL[]): SQL {
   )})`;
 }
 
-/** The projection of one record type with its filters applied inside (so FTS and indexes apply per table). */
+type Register = typeof locations | typeof parties | typeof agreements | typeof catalogCategories | typeof catalogModels;
+
+/**
+ * One register as record rows: its own kind, name, code and parent expressions,
+ * the record columns every archivable table shares, and its filters applied inside
+ * (so FTS and indexes apply per table).
+ */
+function project(t: Register, type: string, own: { kind: SQL; name: SQL; code: SQL; parent: SQL }, from: SQL, where: Array<SQL | undefined>): SQL {
+  return sql`SELECT ${t.id} AS id, ${type} AS record_type, ${own.kind} AS kind, ${own.name} AS name, ${own.code} AS code,
+    ${t.status} AS status, ${own.parent} AS parent_id, ${t.version} AS version, ${t.createdAt} AS created_at,
+    ${t.updatedAt} AS updated_at, ${t.createdBy} AS created_by FROM ${from}${whereOf(where)}`;
+}
+
+/** The projection of one record type with its filters applied. */
 function recordSource(type: SettingsRecordsQuery["recordType"], q: SettingsRecordsQuery, kinds: string[] | undefined): SQL {
   const text = q.q || undefined;
   const status = q.status?.length ? q.status : undefined;
+  const statusIn = (t: Register) => (status ? inArray(t.status, status) : undefined);
+  const NONE = sql`NULL`;
   switch (type) {
     case "location": {
       const match = text ? ftsMatchQuery(text) : null;
-      return sql`SELECT ${locations.id} AS id, 'location' AS record_type, ${locations.kind} AS kind, ${locations.name} AS name,
-        ${locations.code} AS code, ${locations.status} AS status, ${locations.parentId} AS parent_id, ${locations.version} AS version,
-        ${locations.createdAt} AS created_at, ${locations.updatedAt} AS updated_at, ${locations.createdBy} AS created_by
-        FROM ${locations}${whereOf([
-          match ? locationText(match) : undefined,
-          status ? inArray(locations.status, status) : undefined,
-          kinds ? inArray(locations.kind, kinds as LocationRow["kind"][]) : undefined,
-        ])}`;
+      const own = { kind: sql`${locations.kind}`, name: sql`${locations.name}`, code: sql`${locations.code}`, parent: sql`${locations.parentId}` };
+      return project(locations, "location", own, sql`${locations}`, [
+        match ? locationText(match) : undefined,
+        statusIn(locations),
+        kinds ? inArray(locations.kind, kinds as LocationRow["kind"][]) : undefined,
+      ]);
     }
     case "party": {
       const match = text ? ftsMatchQuery(text) : null;
-      return sql`SELECT ${parties.id} AS id, 'party' AS record_type, ${parties.kind} AS kind, ${parties.name} AS name,
-        ${parties.externalRef} AS code, ${parties.status} AS status, NULL AS parent_id, ${parties.version} AS version,
-        ${parties.createdAt} AS created_at, ${parties.updatedAt} AS updated_at, ${parties.createdBy} AS created_by
-        FROM ${parties}${whereOf([
-          match ? partyText(match) : undefined,
-          status ? inArray(parties.status, status) : undefined,
-          kinds ? inArray(parties.kind, kinds as PartyRow["kind"][]) : undefined,
-        ])}`;
+      const own = { kind: sql`${parties.kind}`, name: sql`${parties.name}`, code: sql`${parties.externalRef}`, parent: NONE };
+      return project(parties, "party", own, sql`${parties}`, [
+        match ? partyText(match) : undefined,
+        statusIn(parties),
+        kinds ? inArray(parties.kind, kinds as PartyRow["kind"][]) : undefined,
+      ]);
     }
-    case "agreement":
-      return sql`SELECT ${agreements.id} AS id, 'agreement' AS record_type, ${agreements.kind} AS kind,
-        coalesce(${agreements.reference}, ${parties.name} || ' · ' || ${agreements.kind}) AS name,
-        ${agreements.reference} AS code, ${agreements.status} AS status, ${agreements.partyId} AS parent_id, ${agreements.version} AS version,
-        ${agreements.createdAt} AS created_at, ${agreements.updatedAt} AS updated_at, ${agreements.createdBy} AS created_by
-        FROM ${agreements} JOIN ${parties} ON ${parties.id} = ${agreements.partyId}${whereOf([
-          text ? agreementText(text) : undefined,
-          status ? inArray(agreements.status, status) : undefined,
-          kinds ? inArray(agreements.kind, kinds as AgreementRow["kind"][]) : undefined,
-        ])}`;
+    case "agreement": {
+      const name = sql`coalesce(${agreements.reference}, ${parties.name} || ' · ' || ${agreements.kind})`;
+      const own = { kind: sql`${agreements.kind}`, name, code: sql`${agreements.reference}`, parent: sql`${agreements.partyId}` };
+      return project(agreements, "agreement", own, sql`${agreements} JOIN ${parties} ON ${parties.id} = ${agreements.partyId}`, [
+        text ? agreementText(text) : undefined,
+        statusIn(agreements),
+        kinds ? inArray(agreements.kind, kinds as AgreementRow["kind"][]) : undefined,
+      ]);
+    }
     case "catalog": {
       const arms: SQL[] = [];
       if (!kinds || kinds.includes("category")) {
-        arms.push(sql`SELECT ${catalogCategories.id} AS id, 'catalog' AS record_type, 'category' AS kind, ${catalogCategories.name} AS name,
-          ${catalogCategories.code} AS code, ${catalogCategories.status} AS status, NULL AS parent_id, ${catalogCategories.version} AS version,
-          ${catalogCategories.createdAt} AS created_at, ${catalogCategories.updatedAt} AS updated_at, ${catalogCategories.createdBy} AS created_by
-          FROM ${catalogCategories}${whereOf([
-            text ? catalogText(text, sql`${catalogCategories.name}`, sql`${catalogCategories.code}`) : undefined,
-            status ? inArray(catalogCategories.status, status) : undefined,
-          ])}`);
+        const c = catalogCategories;
+        const own = { kind: sql`'category'`, name: sql`${c.name}`, code: sql`${c.code}`, parent: NONE };
+        arms.push(project(c, "catalog", own, sql`${c}`, [text ? catalogText(text, sql`${c.name}`, sql`${c.code}`) : undefined, statusIn(c)]));
       }
       if (!kinds || kinds.includes("model")) {
-        arms.push(sql`SELECT ${catalogModels.id} AS id, 'catalog' AS record_type, 'model' AS kind, ${catalogModels.name} AS name,
-          ${catalogModels.modelNumber} AS code, ${catalogModels.status} AS status, ${catalogModels.categoryId} AS parent_id,
-          ${catalogModels.version} AS version, ${catalogModels.createdAt} AS created_at, ${catalogModels.updatedAt} AS updated_at,
-          ${catalogModels.createdBy} AS created_by
-          FROM ${catalogModels}${whereOf([
-            text
-              ? catalogText(text, sql`${catalogModels.name}`, sql`${catalogModels.modelNumber}`, sql`${catalogModels.manufacturer}`)
-              : undefined,
-            status ? inArray(catalogModels.status, status) : undefined,
-          ])}`);
+        const m = catalogModels;
+        const own = { kind: sql`'model'`, name: sql`${m.name}`, code: sql`${m.modelNumber}`, parent: sql`${m.categoryId}` };
+        const match = text ? catalogText(text, sql`${m.name}`, sql`${m.modelNumber}`, sql`${m.manufacturer}`) : undefined;
+        arms.push(project(m, "catalog", own, sql`${m}`, [match, statusIn(m)]));
       }
       return sql.join(arms, sql` UNION ALL `);
     }

@@ -6,7 +6,7 @@ import { AppError, assertVersion, invalid, notFound } from "../../platform/error
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { FilterSet, paginate, updatedOrder } from "../../platform/paging/paging.ts";
+import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
 import { savedViews, drafts } from "./views.tables.ts";
 import {
@@ -80,19 +80,8 @@ function checkValues(surface: Surface, query: Record<string, unknown>, path: str
 
 export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
   const filters = new FilterSet().add("surface", q.surface, (v) => inArray(savedViews.surface, v));
-  return paginate(
-    ctx,
-    {
-      route: "GET /saved-views",
-      filters: filters.applied,
-      limit: q.limit,
-      cursor: q.cursor,
-      ...updatedOrder(savedViews),
-      // The caller's own views only: always applied, never echoed.
-      where: filters.where(eq(savedViews.userId, ctx.actorId)),
-    },
-    toSavedViewDto,
-  );
+  // The caller's own views only: always applied, never echoed.
+  return listByUpdate(ctx, "GET /saved-views", savedViews, q, filters, toSavedViewDto, eq(savedViews.userId, ctx.actorId));
 }
 
 export async function getSavedView(ctx: RequestCtx, id: string) {

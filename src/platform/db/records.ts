@@ -1,9 +1,13 @@
-// The two moves every versioned record makes: load one by id or answer 404, and
-// save a change as the next version (only the changed fields, version + 1, updatedAt).
+// The moves every versioned record makes: load one by id or answer 404, save a
+// change as the next version (only the changed fields, version + 1, updatedAt), and
+// for archivable master records: create, check a reference a body names, and the
+// PATCH with expectedVersion, each written once here instead of once per register.
 import { eq } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { notFound } from "../errors/app-error.ts";
+import { assertVersion, invalid, notFound } from "../errors/app-error.ts";
+import { newRecordMeta, type TenantCtx } from "../tenancy/tenant-context.ts";
 import type { Querier } from "./database.ts";
+import { db, withTx, writer } from "./transactions.ts";
 
 type RecordTable = SQLiteTable & { id: SQLiteColumn; version: SQLiteColumn; updatedAt: SQLiteColumn };
 type AnyQuerier = Querier<never> | Querier<Record<string, unknown>>;
@@ -43,4 +47,73 @@ export async function saveVersion<T extends RecordTable, R extends T["$inferSele
     .set({ ...change, version: next.version, updatedAt: nowIso } as never)
     .where(eq(table.id, row.id));
   return next;
+}
+
+type ArchivableTable = RecordTable & { status: SQLiteColumn };
+type ArchivableRow = { id: string; status: "active" | "archived"; version: number; createdAt: string; updatedAt: string; createdBy: string };
+
+/** Inserts a new active record (version 1, authored now by the context's actor) and returns it. */
+export async function insertRecord<T extends ArchivableTable, R extends T["$inferSelect"] & ArchivableRow>(
+  ctx: TenantCtx,
+  table: T,
+  fields: Omit<R, keyof ArchivableRow>,
+): Promise<R> {
+  const row = { ...newRecordMeta(ctx), status: "active", ...fields } as R;
+  await (writer(ctx) as unknown as Querier<Record<string, never>>).insert(table as SQLiteTable).values(row as never);
+  return row;
+}
+
+/**
+ * The record a request body names (`path`, e.g. `/body/partyId`): unknown is 400
+ * `unknown <what>`, archived is 400 `<what> is archived`, never a 404; nothing new
+ * may refer to an archived record. Reads through the context (the open transaction, if any).
+ */
+export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, table: T, id: string, path: string, what: string): Promise<T["$inferSelect"]> {
+  const row = (await (db(ctx) as unknown as Querier<Record<string, never>>).select().from(table as SQLiteTable).where(eq(table.id, id)))[0] as
+    | { status: string }
+    | undefined;
+  if (!row) throw invalid(path, `unknown ${what}`);
+  if (row.status !== "active") throw invalid(path, `${what} is archived`);
+  return row as T["$inferSelect"];
+}
+
+/** Whether a record has this id (with `activeOnly`, an active one). */
+export async function recordExists(ctx: TenantCtx, table: ArchivableTable, id: string, opts: { activeOnly?: boolean } = {}): Promise<boolean> {
+  const rows = (await (db(ctx) as unknown as Querier<Record<string, never>>)
+    .select({ status: table.status })
+    .from(table as SQLiteTable)
+    .where(eq(table.id, id))) as Array<{ status: string }>;
+  return rows.length > 0 && (!opts.activeOnly || rows[0]!.status === "active");
+}
+
+export interface UpdateChecks<R> {
+  /** 400s of the change (referenced ids, field rules): they come before the version check. */
+  validate?(row: R, change: Partial<R>): Promise<void> | void;
+  /** 409s of a real change (uniqueness, state rules): after the version check, not run for a no-op. */
+  rules?(row: R, change: Partial<R>): Promise<void> | void;
+}
+
+/**
+ * The PATCH of a versioned record, in one transaction: 404, then `validate` (400s),
+ * then expectedVersion (409), then, unless nothing differs, `rules` (409s) and the
+ * next version. Returns the record as stored.
+ */
+export async function updateVersioned<T extends RecordTable, R extends T["$inferSelect"] & { id: string; version: number; updatedAt: string }>(
+  ctx: TenantCtx,
+  table: T,
+  id: string,
+  what: string,
+  input: { expectedVersion: number } & Partial<R>,
+  checks: UpdateChecks<R> = {},
+): Promise<R> {
+  return withTx(ctx, async () => {
+    const row = (await loadOr404(writer(ctx), table, id, what)) as R;
+    const { expectedVersion, ...fields } = input;
+    const change = changesOf(row, fields as unknown as Partial<R>);
+    await checks.validate?.(row, change);
+    assertVersion(what, row, expectedVersion);
+    if (Object.keys(change).length === 0) return row;
+    await checks.rules?.(row, change);
+    return saveVersion(writer(ctx), table, row, change, ctx.nowIso);
+  });
 }

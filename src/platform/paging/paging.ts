@@ -208,3 +208,20 @@ export function updatedOrder<T extends UpdatedTable>(table: T) {
     position: (r: Row) => ({ t: (r as { updatedAt: string }).updatedAt, i: (r as { id: string }).id }),
   };
 }
+
+/**
+ * The usual register list: newest change first ((updatedAt, id) descending), the
+ * FilterSet's filters echoed, `leading` conditions (scoping such as "the caller's
+ * own") always applied and never echoed.
+ */
+export function listByUpdate<T extends UpdatedTable, Dto>(
+  ctx: RequestCtx,
+  route: string,
+  table: T,
+  q: { limit: number; cursor?: string },
+  filters: FilterSet,
+  toDto: (row: T["$inferSelect"]) => Dto,
+  ...leading: Array<SQL | undefined>
+): Promise<Page<Dto>> {
+  return paginate(ctx, { route, filters: filters.applied, limit: q.limit, cursor: q.cursor, ...updatedOrder(table), where: filters.where(...leading) }, toDto);
+}
