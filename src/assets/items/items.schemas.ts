@@ -116,7 +116,8 @@ export const MoveItem = z
       ctx.addIssue({ code: "custom", path: [], message: "give exactly one of toLocationId or toContainerId" });
     }
   })
-  .openapi("MoveItem");
+  // Exactly one branch holds when exactly one of the two is present.
+  .openapi("MoveItem", { description: "Exactly one of toLocationId or toContainerId.", oneOf: [{ required: ["toLocationId"] }, { required: ["toContainerId"] }] });
 
 export const ConsumeItem = z
   .strictObject({ quantity: Quantity, reason: Reason.optional(), expectedVersion: ExpectedVersion.optional() })

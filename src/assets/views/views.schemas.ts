@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp, freeText, JsonValue } from "../../platform/http/common-schemas.ts";
 import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/paging.ts";
 import { RegisterListQuery } from "../register/register.schemas.ts";
 import { ListCheckoutsQuery } from "../custody/custody.schemas.ts";
@@ -63,7 +63,7 @@ export const DraftRoute = freeText(256);
 export const DraftParams = z.strictObject({ workflowKey: WorkflowKey });
 export const DraftQuery = z.strictObject({ route: DraftRoute });
 export const PutDraft = z
-  .strictObject({ route: DraftRoute, payload: z.unknown().openapi({ description: "Any JSON value, at most 64 KiB serialised." }), expiresAt: Instant.optional() })
+  .strictObject({ route: DraftRoute, payload: JsonValue.openapi({ description: "Any JSON value (null too), at most 64 KiB serialised; required." }), expiresAt: Instant.optional() })
   .openapi("PutDraft");
 export const Draft = z
   .object({

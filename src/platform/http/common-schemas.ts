@@ -59,6 +59,12 @@ export const RecordStatus = z.enum(RECORD_STATUSES).openapi({
 /** The server-derived fields of an archivable, versioned record as responses show them. */
 export const ArchivableRecordMeta = { ...RecordMeta, status: z.enum(RECORD_STATUSES), version: z.number().int() };
 
+/**
+ * Any JSON value, present: unlike z.unknown(), which the document would publish as
+ * an optional property of any type while the server still requires it.
+ */
+export const JsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+
 export const Empty = z.strictObject({}).openapi("Empty");
 
 /** Location header of a created record. */

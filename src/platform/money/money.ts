@@ -48,10 +48,18 @@ function moneySchema(allowNegative: boolean) {
     .transform((m) => ({ amount: normaliseAmount(m.amount, m.currency), currency: m.currency }));
 }
 
+/** The rule between the two fields that a JSON Schema cannot state, as the document words it. */
+export const MINOR_UNITS_RULE = "The amount has at most the currency's minor units of decimals (EUR 2, JPY 0, BHD 3); it is answered padded to exactly them.";
+
 export const Money = moneySchema(false).openapi("Money", {
   type: "object",
-  properties: { amount: { type: "string", example: "1234.50" }, currency: { type: "string", example: "EUR" } },
+  description: MINOR_UNITS_RULE,
+  properties: {
+    amount: { type: "string", pattern: "^\\d{1,15}(\\.\\d{1,4})?$", example: "1234.50", description: "A non-negative decimal string, never a JSON number." },
+    currency: { type: "string", enum: [...CURRENCIES].filter((c) => /^[A-Z]{3}$/.test(c)).sort(), example: "EUR", description: "ISO 4217" },
+  },
   required: ["amount", "currency"],
+  additionalProperties: false,
 });
 export const SignedMoney = moneySchema(true);
 export const MoneyOut = z.object({ amount: z.string(), currency: z.string() }).openapi("MoneyValue");
