@@ -16,7 +16,7 @@ import { activePartyExists } from "../parties/parties.service.ts";
 import { itemBlocks } from "../kernel/kernel.tables.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
 import { changeItem, findItem, requireItem } from "../kernel/items.ts";
-import { clearBlock, setBlock } from "../kernel/blocks.ts";
+import { clearBlock, hasBlock, setBlock } from "../kernel/blocks.ts";
 import { moveContents } from "../kernel/containment.ts";
 import { recordMovement } from "../kernel/movements.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
@@ -250,6 +250,7 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
     if (BLOCKING_AVAILABILITY.has(item.availability)) throw new AppError("state_conflict", `the item is ${item.availability}`);
     // A packed item travels with its container; it must be unpacked (moved out) before it leaves alone.
     if (item.containerId !== null) throw new AppError("state_conflict", `the item is packed in container ${item.containerId}; move it out first`);
+    if (await hasBlock(ctx, item.id, "packed")) throw new AppError("state_conflict", "the item is packed in a shipment container; unpack it first");
     const clash = (await overlappingReservations(ctx, item.id, ctx.nowIso, input.dueAt, reservation?.id))[0];
     if (clash) throw reservedConflict(clash);
 

@@ -248,6 +248,8 @@ async function immobility(ctx: RequestCtx, row: ItemRow): Promise<string | null>
   // the derived availability and would hide them.
   if (await hasBlock(ctx, row.id, "checked_out")) return "checked out";
   if (await hasBlock(ctx, row.id, "in_transit")) return "in transit";
+  // Packed in a shipment container, it travels with the container until unpacked.
+  if (await hasBlock(ctx, row.id, "packed")) return "packed in a shipment container";
   return null;
 }
 

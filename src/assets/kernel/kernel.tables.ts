@@ -124,7 +124,8 @@ export const movements = sqliteTable(
 /**
  * What keeps an item from being available, one row per (item, kind, source): a
  * reservation whose window has started, an open checkout, a shipment in transit, an
- * open work order, a hub hold. Custody, transit, hub and maintenance set and clear
+ * open work order, a hub hold. `packed` (in a shipment container) changes no
+ * availability but keeps the item from moving or leaving on its own. Custody, transit, hub and maintenance set and clear
  * their own rows through kernel/blocks.ts; availability is derived from them, so
  * the kernel never reads those domains' tables.
  */
@@ -134,7 +135,7 @@ export const itemBlocks = sqliteTable(
     itemId: text("item_id")
       .notNull()
       .references(() => items.id),
-    kind: text("kind", { enum: ["reserved", "checked_out", "in_transit", "maintenance", "hold"] }).notNull(),
+    kind: text("kind", { enum: ["reserved", "checked_out", "in_transit", "maintenance", "hold", "packed"] }).notNull(),
     /** The record that holds the block (checkout, shipment, work order, hold). */
     sourceId: text("source_id").notNull(),
     createdAt: text("created_at").notNull(),

@@ -99,3 +99,18 @@ test("a job's context writes history and movements as `system`, through the same
   expect(detail.history[0]).toMatchObject({ kind: "noted", actorId: SYSTEM_ACTOR });
   expect(detail.latestMovements[0]).toMatchObject({ kind: "moved", actorId: SYSTEM_ACTOR });
 });
+
+test("a packed item keeps its availability but neither moves nor leaves on a checkout", async () => {
+  const item = await api.seed.activeAsset();
+  const other = await api.seed.location();
+  const container = env.deps.newId();
+  expect((await inJob((ctx) => setBlock(ctx, item.id, "packed", container))).availability).toBe("available");
+  const move = await api.post(`/items/${item.id}/move`, { toLocationId: other.id });
+  expect(move.status).toBe(409);
+  expect(move.body.detail).toContain("packed");
+  const out = await api.post("/checkouts", { itemId: item.id, holder: { kind: "user", id: "ops" }, dueAt: new Date(Date.now() + 86_400_000).toISOString() });
+  expect(out.status).toBe(409);
+  expect(out.body.detail).toContain("packed");
+  await inJob((ctx) => clearBlock(ctx, item.id, "packed", container));
+  expect((await api.post(`/items/${item.id}/move`, { toLocationId: other.id })).status).toBe(200);
+});

@@ -24,7 +24,7 @@ export function assertLifecycleMove(from: Lifecycle, to: Lifecycle): void {
   if (!mayMoveLifecycle(from, to)) throw new AppError("state_conflict", `an item cannot go from ${from} to ${to}`);
 }
 
-/** Availability from its inputs, most restrictive first. */
+/** Availability from its inputs, most restrictive first (`packed` changes none). */
 export function deriveAvailability(input: { lifecycle: Lifecycle; qualityStatus: string; blocks: Iterable<BlockKind> }): Availability {
   const blocks = new Set(input.blocks);
   if (input.lifecycle === "in_maintenance" || blocks.has("maintenance")) return "in_maintenance";

@@ -1,14 +1,18 @@
-// The wire shape of a movement and of a holder, shared by every domain that shows one.
+// The wire shape of a movement and of a holder, shared by every domain that shows one,
+// and which kinds publish a contract §10 event.
 import { z } from "@hono/zod-openapi";
 import { freeText } from "../../platform/http/common-schemas.ts";
+import type { EventKind } from "../../platform/outbox/outbox.ts";
 
-/** Every step an item's story records (kernel/movements.ts says which publish an event). */
+/** Every step an item's story records, by the domain that records it. */
 export const MOVEMENT_KINDS = [
+  // register and items
   "registered",
   "activated",
   "tagged",
   "moved",
   "consumed",
+  // custody
   "reserved",
   "reservation_cancelled",
   "checked_out",
@@ -16,9 +20,48 @@ export const MOVEMENT_KINDS = [
   "extended",
   "transferred",
   "returned",
+  // transit: packing is an EPCIS aggregation (parent = the container), the rest object events
+  "packed",
+  "unpacked",
+  "dispatched",
+  "handed_off",
+  "received",
+  "transit_exception",
+  "returned_to_sender",
+  // maintenance
+  "maintenance_started",
+  "maintenance_completed",
+  // hub quality holds
+  "held",
+  "hold_released",
+  // corrections of any of them
   "corrected",
 ] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/**
+ * The contract §10 event each kind publishes. Partial on purpose: §10 names events
+ * for physical custody, location and transit changes only; the other steps are
+ * chronology rows without one.
+ */
+export const EVENT_OF: Partial<Record<MovementKind, EventKind>> = {
+  registered: "asset.created",
+  moved: "asset.moved",
+  consumed: "asset.consumed",
+  checked_out: "custody.checked_out",
+  transferred: "custody.transferred",
+  returned: "custody.returned",
+  packed: "container.packed",
+  unpacked: "container.unpacked",
+  dispatched: "shipment.dispatched",
+  handed_off: "shipment.handed_off",
+  received: "shipment.received",
+  transit_exception: "shipment.exception",
+  corrected: "movement.corrected",
+};
+
+const publishing = MOVEMENT_KINDS.filter((k) => EVENT_OF[k]);
+const chronologyOnly = MOVEMENT_KINDS.filter((k) => !EVENT_OF[k]);
 
 export const Holder = z
   .strictObject({ kind: z.enum(["user", "party", "location"]), id: freeText(255) })
@@ -30,9 +73,8 @@ export const Movement = z
     itemId: z.string(),
     kind: z.enum(MOVEMENT_KINDS).openapi({
       description:
-        "The step. Only registered, moved, consumed, checked_out, transferred, returned and corrected publish a domain event " +
-        "(asset.created, asset.moved, asset.consumed, custody.checked_out, custody.transferred, custody.returned, movement.corrected); " +
-        "activated, tagged, reserved, reservation_cancelled, acknowledged and extended are chronology only.",
+        `The step. Only ${publishing.join(", ")} publish a domain event ` +
+        `(${publishing.map((k) => EVENT_OF[k]).join(", ")}, in that order); ${chronologyOnly.join(", ")} are chronology only.`,
     }),
     eventTime: z.string().openapi({ description: "When it happened (EPCIS eventTime)" }),
     recordedAt: z.string().openapi({ description: "When the service recorded it (EPCIS recordTime)" }),
@@ -53,8 +95,7 @@ export const Movement = z
   })
   .openapi("Movement", {
     description:
-      "One immutable step of an item's story, EPCIS-shaped. Physical events (registered, moved, consumed, checked_out, " +
-      "transferred, returned) and every correction (whatever it corrects) each write one outbox event (contract §10); the other steps " +
-      "of the story (activated, tagged, reserved, reservation_cancelled, acknowledged, extended) write none; they move nothing, and their " +
-      "business location is where the item was.",
+      "One immutable step of an item's story, EPCIS-shaped. The kinds that publish a domain event (see `kind`) each write exactly one " +
+      "outbox event (contract §10) in the same transaction, and every correction writes one whatever it corrects; the other steps write " +
+      "none. Steps that move nothing carry no toLocationId, and their business location is where the item was.",
   });

@@ -7,22 +7,7 @@ import { insertRow } from "../../platform/db/prepared.ts";
 import { appendEvent, type EventKind } from "../../platform/outbox/outbox.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { movements } from "./kernel.tables.ts";
-import type { MovementKind } from "./movement.schemas.ts";
-
-/**
- * The contract §10 event each kind publishes. Partial on purpose: §10 names events
- * for physical custody and location changes only, so activation, tagging,
- * reservations, acknowledgement and extension are chronology rows without one.
- */
-const EVENT_OF: Partial<Record<MovementKind, EventKind>> = {
-  registered: "asset.created",
-  moved: "asset.moved",
-  consumed: "asset.consumed",
-  checked_out: "custody.checked_out",
-  transferred: "custody.transferred",
-  returned: "custody.returned",
-  corrected: "movement.corrected",
-};
+import { EVENT_OF, type MovementKind } from "./movement.schemas.ts";
 
 /** The outbox event a movement of this kind writes, or null when it writes none. */
 export function eventOf(kind: MovementKind): EventKind | null {
