@@ -313,6 +313,9 @@ export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<t
     if (row.lifecycle !== "active") throw new AppError("state_conflict", `only an active item can be consumed; this one is ${row.lifecycle}`);
     // Stock that is out with a holder comes back (return) before it is used up here.
     if (await hasBlock(ctx, id, "checked_out")) throw new AppError("state_conflict", "the item is checked out; return it before consuming");
+    // Stock on its way (packed or in transit) is used up where it arrives, once received.
+    if (await hasBlock(ctx, id, "packed")) throw new AppError("state_conflict", "the item is packed in a shipment container; unpack it before consuming");
+    if (await hasBlock(ctx, id, "in_transit")) throw new AppError("state_conflict", "the item is in transit; receive it before consuming");
     if (input.quantity > row.quantity) {
       throw new AppError("state_conflict", `only ${row.quantity} on hand; cannot consume ${input.quantity}`);
     }

@@ -114,3 +114,16 @@ test("a packed item keeps its availability but neither moves nor leaves on a che
   await inJob((ctx) => clearBlock(ctx, item.id, "packed", container));
   expect((await api.post(`/items/${item.id}/move`, { toLocationId: other.id })).status).toBe(200);
 });
+
+test("stock that is packed or in transit is not consumed", async () => {
+  const stock = await api.seed.activeAsset({ tracking: "quantity", quantity: 10 });
+  const shipment = env.deps.newId();
+  for (const kind of ["packed", "in_transit"] as const) {
+    await inJob((ctx) => setBlock(ctx, stock.id, kind, shipment));
+    const r = await api.post(`/items/${stock.id}/consume`, { quantity: 1 });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toContain(kind === "packed" ? "packed" : "in transit");
+    await inJob((ctx) => clearBlock(ctx, stock.id, kind, shipment));
+  }
+  expect((await api.post(`/items/${stock.id}/consume`, { quantity: 1 })).body.quantity).toBe(9);
+});
