@@ -1,0 +1,20 @@
+import { defineRoute } from "../../../platform/http/define-route.ts";
+import { IdParams } from "../../../platform/http/common-schemas.ts";
+import { ShipmentDetail } from "../transit.schemas.ts";
+import { getShipment as get } from "../shipments.service.ts";
+
+export const getShipment = defineRoute({
+  family: "assets",
+  method: "get",
+  path: "/shipments/{id}",
+  operationId: "getShipment",
+  summary: "Read a shipment with its containers, contents, discrepancies and history",
+  description: "Beyond the spec: the Location of a created shipment. One read snapshot: the container tree, contents and history agree.",
+  tags: ["Transit"],
+  auth: "session",
+  capability: "ams_view",
+  params: IdParams,
+  file: import.meta.path,
+  responses: { 200: { description: "The shipment", schema: ShipmentDetail } },
+  handler: async (ctx, { params }) => ({ status: 200, body: await get(ctx, params.id) }),
+});

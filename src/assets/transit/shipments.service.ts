@@ -1,0 +1,431 @@
+// Shipments: create, list, read, and the moves of contract §9 (dispatch, handoff,
+// exception, receive, return to sender). Every command is one transaction: the
+// shipment's new version and history line, and per item the kernel blocks
+// (`in_transit`, source = the shipment; `packed`, source = its container), the
+// item write (location on receipt or return) and its movements with their §10
+// outbox events.
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
+import type { RequestCtx } from "../../platform/http/context.ts";
+import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
+import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
+import type { ItemRow } from "../kernel/item.schemas.ts";
+import { changeItem, loadItem } from "../kernel/items.ts";
+import { clearBlock, setBlock } from "../kernel/blocks.ts";
+import { moveContents } from "../kernel/containment.ts";
+import { recordMovement } from "../kernel/movements.ts";
+import { requireLocation } from "../locations/locations.service.ts";
+import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItems, shipments } from "./transit.tables.ts";
+import { assertShipmentAction } from "./transit.states.ts";
+import {
+  addEvent,
+  loadContainer,
+  loadShipment,
+  markSaved,
+  packedInShipment,
+  recordAggregation,
+  saveContainer,
+  saveShipment,
+  toContainerDto,
+  toContentDto,
+  toDiscrepancyDto,
+  toEventDto,
+  toShipmentDto,
+  type ContainerRow,
+  type ContentRow,
+  type ShipmentDto,
+  type ShipmentRow,
+} from "./transit.records.ts";
+import type {
+  CreateShipment,
+  DispatchShipment,
+  HandOffShipment,
+  ListShipmentsQuery,
+  ReceiveShipment,
+  ReportShipmentException,
+  ReturnShipmentToSender,
+  ShipmentDetail,
+} from "./transit.schemas.ts";
+
+type ShipmentDetailDto = z.infer<typeof ShipmentDetail>;
+
+// ---------------------------------------------------------------- reads
+
+/**
+ * q on shipments: a case-insensitive prefix of the reference, the carrier or the
+ * tracking reference, each a range over its expression index.
+ */
+function shipmentText(text: string): SQL {
+  const prefix = (col: SQL) => sql`(lower(${col}) >= lower(${text}) AND lower(${col}) < lower(${text}) || char(1114111))`;
+  return sql`(${prefix(sql`${shipments.reference}`)} OR ${prefix(sql`${shipments.carrier}`)} OR ${prefix(sql`${shipments.trackingReference}`)})`;
+}
+
+export async function listShipments(ctx: RequestCtx, q: ListShipmentsQuery): Promise<Page<ShipmentDto>> {
+  const filters = new FilterSet().add("q", q.q, shipmentText).add("status", q.status, (v) => inArray(shipments.status, v));
+  return listByUpdate(ctx, "GET /shipments", shipments, q, filters, toShipmentDto);
+}
+
+/** The shipment with its container tree, contents, discrepancies and history, from one snapshot. */
+export async function getShipment(ctx: TenantCtx, id: string): Promise<ShipmentDetailDto> {
+  const [rows, containers, contents, discrepancies, events] = await readSnapshot(ctx, (q) => [
+    q.select().from(shipments).where(eq(shipments.id, id)),
+    q.select().from(shipmentContainers).where(eq(shipmentContainers.shipmentId, id)).orderBy(asc(shipmentContainers.createdAt), asc(shipmentContainers.id)),
+    q.select().from(shipmentItems).where(eq(shipmentItems.shipmentId, id)).orderBy(asc(shipmentItems.packedAt), asc(shipmentItems.id)),
+    q.select().from(shipmentDiscrepancies).where(eq(shipmentDiscrepancies.shipmentId, id)).orderBy(asc(shipmentDiscrepancies.recordedAt), asc(shipmentDiscrepancies.id)),
+    q.select().from(shipmentEvents).where(eq(shipmentEvents.shipmentId, id)).orderBy(desc(shipmentEvents.recordedAt), desc(shipmentEvents.id)),
+  ] as const);
+  const row = rows[0];
+  if (!row) throw notFound("shipment");
+  return {
+    ...toShipmentDto(row),
+    containers: containerTree(containers, contents),
+    contents: contents.map(toContentDto),
+    discrepancies: discrepancies.map(toDiscrepancyDto),
+    events: events.map(toEventDto),
+  };
+}
+
+/** Containers depth first (parents before their children), siblings oldest first, each with what is directly in it now. */
+function containerTree(containers: ContainerRow[], contents: ContentRow[]) {
+  const children = new Map<string | null, ContainerRow[]>();
+  for (const c of containers) children.set(c.parentContainerId, [...(children.get(c.parentContainerId) ?? []), c]);
+  const itemsIn = new Map<string, string[]>();
+  for (const e of contents) if (e.state === "packed") itemsIn.set(e.containerId, [...(itemsIn.get(e.containerId) ?? []), e.itemId]);
+  const out: Array<ReturnType<typeof toContainerDto> & { depth: number }> = [];
+  const visit = (parentId: string | null, depth: number) => {
+    for (const c of children.get(parentId) ?? []) {
+      out.push({ ...toContainerDto(c, itemsIn.get(c.id) ?? [], (children.get(c.id) ?? []).map((x) => x.id)), depth });
+      visit(c.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return out;
+}
+
+// ---------------------------------------------------------------- POST /shipments
+
+export async function createShipment(ctx: RequestCtx, input: z.output<typeof CreateShipment>): Promise<ShipmentDto> {
+  if (input.destinationLocationId === input.originLocationId) throw invalid("/body/destinationLocationId", "must differ from the origin");
+  return withTx(ctx, async () => {
+    await requireLocation(ctx, input.originLocationId, "/body/originLocationId");
+    await requireLocation(ctx, input.destinationLocationId, "/body/destinationLocationId");
+    const row: ShipmentRow = {
+      ...newRecordMeta(ctx),
+      reference: input.reference ?? null,
+      originLocationId: input.originLocationId,
+      destinationLocationId: input.destinationLocationId,
+      carrier: input.carrier ?? null,
+      trackingReference: input.trackingReference ?? null,
+      expectedArrivalAt: input.expectedArrivalAt ?? null,
+      note: input.note || null,
+      status: "draft",
+      dispatchedAt: null,
+      receivedAt: null,
+      returnedAt: null,
+      lastReadPointId: null,
+      openException: null,
+    };
+    await writer(ctx).insert(shipments).values(row);
+    markSaved(ctx, "s", row.id);
+    await addEvent(ctx, row.id, "created", null, { originLocationId: row.originLocationId, destinationLocationId: row.destinationLocationId });
+    return toShipmentDto(row);
+  });
+}
+
+// ---------------------------------------------------------------- POST /shipments/{id}/dispatch
+
+export async function dispatchShipment(ctx: RequestCtx, id: string, input: z.output<typeof DispatchShipment>): Promise<ShipmentDetailDto> {
+  const note = input.note || null;
+  return withTx(ctx, async () => {
+    const shipment = await loadShipment(ctx, id);
+    assertVersion("shipment", shipment, input.expectedVersion);
+    assertShipmentAction(shipment.status, "dispatch");
+    const contents = await packedInShipment(ctx, id);
+    if (contents.length === 0) throw new AppError("state_conflict", "nothing is packed in the shipment; pack at least one item before dispatch");
+    // A hold, maintenance or a started reservation may have come since packing.
+    for (const entry of contents) {
+      const item = await loadItem(ctx, entry.itemId);
+      if (item.lifecycle !== "active" || item.availability !== "available") {
+        const why = item.lifecycle !== "active" ? item.lifecycle : item.availability;
+        throw new AppError("state_conflict", `item ${item.id} is ${why}; release it or unpack it before dispatch`, { extras: { itemId: item.id } });
+      }
+    }
+    for (const entry of contents) {
+      const item = await setBlock(ctx, entry.itemId, "in_transit", id);
+      await recordMovement(ctx, {
+        itemId: item.id,
+        kind: "dispatched",
+        bizLocationId: item.locationId,
+        reason: note,
+        data: {
+          shipmentId: id,
+          containerId: entry.containerId,
+          destinationLocationId: shipment.destinationLocationId,
+          carrier: shipment.carrier,
+          trackingReference: shipment.trackingReference,
+        },
+      });
+    }
+    await saveShipment(ctx, id, { status: "dispatched", dispatchedAt: ctx.nowIso });
+    await addEvent(ctx, id, "dispatched", note, { itemIds: contents.map((e) => e.itemId), carrier: shipment.carrier });
+    return getShipment(ctx, id);
+  });
+}
+
+// ---------------------------------------------------------------- POST /shipments/{id}/handoff
+
+/** A carrier takes custody at a read point; from `exception` this is the resume to in_transit. */
+export async function handOffShipment(ctx: RequestCtx, id: string, input: z.output<typeof HandOffShipment>): Promise<ShipmentDetailDto> {
+  const note = input.note || null;
+  return withTx(ctx, async () => {
+    await requireLocation(ctx, input.readPointId, "/body/readPointId");
+    const shipment = await loadShipment(ctx, id);
+    assertVersion("shipment", shipment, input.expectedVersion);
+    assertShipmentAction(shipment.status, "hand_off");
+    const resumed = shipment.status === "exception";
+    const contents = await packedInShipment(ctx, id);
+    for (const entry of contents) {
+      const item = await loadItem(ctx, entry.itemId);
+      await recordMovement(ctx, {
+        itemId: item.id,
+        kind: "handed_off",
+        readPointId: input.readPointId,
+        bizLocationId: item.locationId,
+        reason: note,
+        data: { shipmentId: id, containerId: entry.containerId, carrier: input.carrier, fromCarrier: shipment.carrier, resumed },
+      });
+    }
+    await saveShipment(ctx, id, {
+      status: "in_transit",
+      carrier: input.carrier,
+      trackingReference: input.trackingReference ?? shipment.trackingReference,
+      lastReadPointId: input.readPointId,
+      openException: null,
+    });
+    await addEvent(ctx, id, resumed ? "resumed" : "handed_off", note, {
+      carrier: input.carrier,
+      fromCarrier: shipment.carrier,
+      readPointId: input.readPointId,
+      itemIds: contents.map((e) => e.itemId),
+      ...(resumed ? { exception: shipment.openException } : {}),
+    });
+    return getShipment(ctx, id);
+  });
+}
+
+// ---------------------------------------------------------------- POST /shipments/{id}/exceptions
+
+export async function reportShipmentException(ctx: RequestCtx, id: string, input: z.output<typeof ReportShipmentException>): Promise<ShipmentDetailDto> {
+  const seen = new Set<string>();
+  input.itemIds?.forEach((itemId, i) => {
+    if (seen.has(itemId)) throw invalid(`/body/itemIds/${i}`, "listed twice");
+    seen.add(itemId);
+  });
+  return withTx(ctx, async () => {
+    const shipment = await loadShipment(ctx, id);
+    assertVersion("shipment", shipment, input.expectedVersion);
+    assertShipmentAction(shipment.status, "raise_exception");
+    const contents = await packedInShipment(ctx, id);
+    const byItem = new Map(contents.map((e) => [e.itemId, e]));
+    const affected = input.itemIds
+      ? input.itemIds.map((itemId, i) => {
+          const entry = byItem.get(itemId);
+          if (!entry) throw invalid(`/body/itemIds/${i}`, "not an item of this shipment still in its containers");
+          return entry;
+        })
+      : contents;
+    for (const entry of affected) {
+      const item = await loadItem(ctx, entry.itemId);
+      await recordMovement(ctx, {
+        itemId: item.id,
+        kind: "transit_exception",
+        bizLocationId: item.locationId,
+        readPointId: shipment.lastReadPointId ?? item.locationId,
+        reason: input.note,
+        data: { shipmentId: id, containerId: entry.containerId, exceptionKind: input.kind },
+      });
+    }
+    const itemIds = affected.map((e) => e.itemId);
+    await saveShipment(ctx, id, {
+      status: "exception",
+      openException: { kind: input.kind, note: input.note, itemIds, raisedAt: ctx.nowIso, raisedBy: ctx.actorId },
+    });
+    await addEvent(ctx, id, "exception", input.note, { kind: input.kind, itemIds, fromStatus: shipment.status });
+    return getShipment(ctx, id);
+  });
+}
+
+// ---------------------------------------------------------------- receipt and return: shared steps
+
+/** Takes a travelling item out of the shipment: its blocks go, it is put at `toLocationId` (its contents follow). */
+async function release(ctx: TenantCtx, shipment: ShipmentRow, entry: ContentRow, toLocationId: string, patch: { condition?: ItemRow["condition"] } = {}) {
+  const before = await loadItem(ctx, entry.itemId);
+  await clearBlock(ctx, entry.itemId, "in_transit", shipment.id);
+  await clearBlock(ctx, entry.itemId, "packed", entry.containerId);
+  const after = await changeItem(ctx, entry.itemId, { locationId: toLocationId, ...patch });
+  if (toLocationId !== before.locationId) {
+    await moveContents(ctx, entry.itemId, toLocationId, { reason: "its container arrived", data: { shipmentId: shipment.id } });
+  }
+  return { before, after };
+}
+
+/**
+ * Containers emptied of travelling items (at any depth) become `unpacked`; open
+ * ones (never packed) stay open.
+ */
+async function settleContainers(ctx: TenantCtx, shipmentId: string): Promise<void> {
+  const q = db(ctx);
+  const containers = await q.select().from(shipmentContainers).where(eq(shipmentContainers.shipmentId, shipmentId));
+  const parentOf = new Map(containers.map((c) => [c.id, c.parentContainerId]));
+  const holding = new Set<string>();
+  for (const entry of await packedInShipment(ctx, shipmentId)) {
+    for (let c: string | null = entry.containerId; c !== null && !holding.has(c); c = parentOf.get(c) ?? null) holding.add(c);
+  }
+  for (const c of containers) if (c.state === "packed" && !holding.has(c.id)) await saveContainer(ctx, c.id, { state: "unpacked" });
+}
+
+async function addDiscrepancy(ctx: TenantCtx, shipmentId: string, itemId: string, kind: "missing" | "damaged" | "unexpected", note: string | null) {
+  await writer(ctx)
+    .insert(shipmentDiscrepancies)
+    .values({ id: ctx.deps.newId(), shipmentId, itemId, kind, note, recordedAt: ctx.nowIso, recordedBy: ctx.actorId, resolvedAt: null, resolvedBy: null });
+}
+
+// ---------------------------------------------------------------- POST /shipments/{id}/receive
+
+/**
+ * Receives what arrived. Listed items of the shipment still travelling are put at
+ * the receiving location, lose their in_transit and packed blocks, and get a
+ * `received` movement (then `unpacked`, the aggregation ending). A listed id the
+ * shipment does not carry is an `unexpected` discrepancy and changes nothing;
+ * `damaged` entries are received with a `damaged` discrepancy. The receipt is
+ * full when no item of the shipment is left travelling: the shipment is
+ * `received`. Otherwise it is partial: the shipment is (or resumes) `in_transit`,
+ * each item still travelling gets one open `missing` discrepancy, resolved when a
+ * later receipt brings it.
+ */
+export async function receiveShipment(ctx: RequestCtx, id: string, input: z.output<typeof ReceiveShipment>): Promise<ShipmentDetailDto> {
+  const seen = new Set<string>();
+  input.items.forEach((e, i) => {
+    if (seen.has(e.itemId)) throw invalid(`/body/items/${i}/itemId`, "listed twice");
+    seen.add(e.itemId);
+  });
+  const note = input.note || null;
+  return withTx(ctx, async () => {
+    if (input.locationId !== undefined) await requireLocation(ctx, input.locationId, "/body/locationId");
+    const shipment = await loadShipment(ctx, id);
+    assertVersion("shipment", shipment, input.expectedVersion);
+    assertShipmentAction(shipment.status, "receive");
+    const toLocationId = input.locationId ?? shipment.destinationLocationId;
+    const manifest = new Map((await db(ctx).select().from(shipmentItems).where(eq(shipmentItems.shipmentId, id))).map((e) => [e.itemId, e]));
+    for (const e of input.items) {
+      const entry = manifest.get(e.itemId);
+      if (entry && entry.state !== "packed") {
+        throw new AppError("state_conflict", `item ${e.itemId} was already ${entry.state} at ${entry.receivedAt ?? entry.returnedAt}`, { extras: { itemId: e.itemId } });
+      }
+    }
+
+    const received: string[] = [];
+    const unexpected: string[] = [];
+    const damaged: string[] = [];
+    for (const e of input.items) {
+      const entry = manifest.get(e.itemId);
+      const why = e.note || note;
+      if (!entry) {
+        unexpected.push(e.itemId);
+        await addDiscrepancy(ctx, id, e.itemId, "unexpected", why);
+        continue;
+      }
+      const container = await loadContainer(ctx, entry.containerId);
+      const { before, after } = await release(ctx, shipment, entry, toLocationId, { condition: e.condition });
+      await recordMovement(ctx, {
+        itemId: e.itemId,
+        kind: "received",
+        fromLocationId: before.locationId,
+        toLocationId,
+        bizLocationId: toLocationId,
+        reason: why,
+        data: { shipmentId: id, containerId: entry.containerId, condition: e.condition ?? null, fromCondition: before.condition, damaged: e.damaged ?? false },
+      });
+      await recordAggregation(ctx, "unpacked", after, container, { reason: why, data: { received: true } });
+      await writer(ctx)
+        .update(shipmentItems)
+        .set({ state: "received", receivedAt: ctx.nowIso, receivedBy: ctx.actorId, receivedLocationId: toLocationId, receivedCondition: e.condition ?? null })
+        .where(eq(shipmentItems.id, entry.id));
+      await writer(ctx)
+        .update(shipmentDiscrepancies)
+        .set({ resolvedAt: ctx.nowIso, resolvedBy: ctx.actorId })
+        .where(
+          and(
+            eq(shipmentDiscrepancies.shipmentId, id),
+            eq(shipmentDiscrepancies.itemId, e.itemId),
+            eq(shipmentDiscrepancies.kind, "missing"),
+            isNull(shipmentDiscrepancies.resolvedAt),
+          ),
+        );
+      if (e.damaged) {
+        damaged.push(e.itemId);
+        await addDiscrepancy(ctx, id, e.itemId, "damaged", why);
+      }
+      received.push(e.itemId);
+    }
+
+    const travelling = await packedInShipment(ctx, id);
+    const openMissing = new Set(
+      (
+        await db(ctx)
+          .select({ itemId: shipmentDiscrepancies.itemId })
+          .from(shipmentDiscrepancies)
+          .where(and(eq(shipmentDiscrepancies.shipmentId, id), eq(shipmentDiscrepancies.kind, "missing"), isNull(shipmentDiscrepancies.resolvedAt)))
+      ).map((r) => r.itemId),
+    );
+    for (const entry of travelling) if (!openMissing.has(entry.itemId)) await addDiscrepancy(ctx, id, entry.itemId, "missing", note);
+    const complete = travelling.length === 0;
+    await settleContainers(ctx, id);
+    await saveShipment(ctx, id, { status: complete ? "received" : "in_transit", receivedAt: complete ? ctx.nowIso : null, openException: null });
+    await addEvent(ctx, id, "received", note, {
+      locationId: toLocationId,
+      complete,
+      itemIds: received,
+      missing: travelling.map((e) => e.itemId),
+      damaged,
+      unexpected,
+      ...(shipment.status === "exception" ? { resumedFrom: shipment.openException } : {}),
+    });
+    return getShipment(ctx, id);
+  });
+}
+
+// ---------------------------------------------------------------- POST /shipments/{id}/return-to-sender
+
+/** Every item still travelling comes back to the origin location, out of its container and free of transit blocks. */
+export async function returnShipmentToSender(ctx: RequestCtx, id: string, input: z.output<typeof ReturnShipmentToSender>): Promise<ShipmentDetailDto> {
+  const reason = input.reason || null;
+  return withTx(ctx, async () => {
+    const shipment = await loadShipment(ctx, id);
+    assertVersion("shipment", shipment, input.expectedVersion);
+    assertShipmentAction(shipment.status, "return_to_sender");
+    const travelling = await packedInShipment(ctx, id);
+    const origin = shipment.originLocationId;
+    for (const entry of travelling) {
+      const container = await loadContainer(ctx, entry.containerId);
+      const { before, after } = await release(ctx, shipment, entry, origin);
+      await recordMovement(ctx, {
+        itemId: entry.itemId,
+        kind: "returned_to_sender",
+        fromLocationId: before.locationId,
+        toLocationId: origin,
+        bizLocationId: origin,
+        reason,
+        data: { shipmentId: id, containerId: entry.containerId, exception: shipment.openException?.kind ?? null },
+      });
+      await recordAggregation(ctx, "unpacked", after, container, { reason, data: { returnedToSender: true } });
+      await writer(ctx).update(shipmentItems).set({ state: "returned", returnedAt: ctx.nowIso }).where(eq(shipmentItems.id, entry.id));
+    }
+    await settleContainers(ctx, id);
+    await saveShipment(ctx, id, { status: "returned_to_sender", returnedAt: ctx.nowIso, openException: null });
+    await addEvent(ctx, id, "returned_to_sender", reason, { itemIds: travelling.map((e) => e.itemId), exception: shipment.openException });
+    return getShipment(ctx, id);
+  });
+}
