@@ -39,7 +39,7 @@ export const Summary = z
     openWorkOrders: z
       .number()
       .int()
-      .openapi({ description: "Open work orders. Always 0 until the maintenance module (work orders) is built." }),
+      .openapi({ description: "Work orders neither completed nor cancelled (open, in_progress or paused)." }),
     asOf: z.string().openapi({ format: "date-time", description: "Server time the counts were read at (one read snapshot)." }),
   })
   .openapi("AssetSummary");

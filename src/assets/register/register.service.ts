@@ -6,6 +6,8 @@ import { db, readSnapshot, type Querier } from "../../platform/db/transactions.t
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
+import { workOrders } from "../maintenance/maintenance.tables.ts";
+import { UNFINISHED as UNFINISHED_WORK_ORDERS } from "../maintenance/maintenance.states.ts";
 import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/item.schemas.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
@@ -80,25 +82,28 @@ function tally<K extends string>(keys: readonly K[], rows: Array<{ k: string; n:
   return out;
 }
 
-/** The summary's three counts (exported for the query-plan test). */
+/** The summary's four counts (exported for the query-plan test). */
 export function summaryQueries(q: Querier, nowIso: string) {
   return {
     byLifecycle: q.select({ k: items.lifecycle, n: count() }).from(items).groupBy(items.lifecycle),
     byAvailability: q.select({ k: items.availability, n: count() }).from(items).groupBy(items.availability),
     overdue: q.select({ n: count() }).from(checkouts).where(and(eq(checkouts.state, "checked_out"), lt(checkouts.dueAt, nowIso))),
+    // Work orders still to be done: neither completed nor cancelled.
+    openWorkOrders: q.select({ n: count() }).from(workOrders).where(inArray(workOrders.status, UNFINISHED_WORK_ORDERS)),
   };
 }
 
 /**
  * GET /summary: exact counts in one read snapshot, each a GROUP BY or range count
- * over an index (items_lifecycle_idx, items_availability_idx, checkouts_due_idx).
+ * over an index (items_lifecycle_idx, items_availability_idx, checkouts_due_idx,
+ * work_orders_status_page_idx).
  * asOf is the request's server time, the instant overdue is measured against.
  */
 export async function getSummary(ctx: RequestCtx): Promise<Summary> {
   // One snapshot: the counts agree with each other.
-  const [lc, av, od] = await readSnapshot(ctx, (q) => {
+  const [lc, av, od, wo] = await readSnapshot(ctx, (q) => {
     const s = summaryQueries(q, ctx.nowIso);
-    return [s.byLifecycle, s.byAvailability, s.overdue] as const;
+    return [s.byLifecycle, s.byAvailability, s.overdue, s.openWorkOrders] as const;
   });
   const byLifecycle = tally(LIFECYCLES, lc);
   const byAvailability = tally(AVAILABILITIES, av);
@@ -108,8 +113,7 @@ export async function getSummary(ctx: RequestCtx): Promise<Summary> {
     byAvailability,
     overdueCheckouts: Number(od[0]?.n ?? 0),
     inTransit: byAvailability.in_transit,
-    // Work orders arrive with the maintenance module; until then none can be open.
-    openWorkOrders: 0,
+    openWorkOrders: Number(wo[0]?.n ?? 0),
     asOf: ctx.nowIso,
   };
 }

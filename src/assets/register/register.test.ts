@@ -473,6 +473,7 @@ describe("query plans", () => {
       expect((await plan(handle, s.byLifecycle)).join("\n")).toContain("USING COVERING INDEX items_lifecycle_idx");
       expect((await plan(handle, s.byAvailability)).join("\n")).toContain("USING COVERING INDEX items_availability_idx");
       expect((await plan(handle, s.overdue)).join("\n")).toContain("USING COVERING INDEX checkouts_due_idx (state=? AND due_at<?)");
+      expect((await plan(handle, s.openWorkOrders)).join("\n")).toContain("USING COVERING INDEX work_orders_status_page_idx (status=?)");
     } finally {
       env.deps.tenancy.release(handle);
     }
