@@ -166,9 +166,9 @@ describe("failures", () => {
 describe("registry", () => {
   test("resolves names and all, and rejects unknown jobs with the registered list", () => {
     const reg = createJobRegistry();
-    expect(reg.names()).toEqual(["housekeeping", "reservations"]);
-    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping", "reservations"]);
-    expect(() => reg.resolve("alerts")).toThrow(new UnknownJobError("unknown job alerts (registered: housekeeping, reservations)"));
+    expect(reg.names()).toEqual(["housekeeping", "reservations", "replenishment"]);
+    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping", "reservations", "replenishment"]);
+    expect(() => reg.resolve("alerts")).toThrow(new UnknownJobError("unknown job alerts (registered: housekeeping, reservations, replenishment)"));
   });
 
   test("refuses duplicate names and schedules that do not parse", () => {
@@ -224,10 +224,11 @@ describe("scheduler", () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const seen: string[] = [];
     const scheduler = startScheduler(jobsOn, { cron: fakeCron, onRun: (os) => seen.push(...os.map((o) => `${o.partnerId}:${o.status}`)) });
-    expect(scheduler.jobs).toEqual(["housekeeping", "reservations"]);
+    expect(scheduler.jobs).toEqual(["housekeeping", "reservations", "replenishment"]);
     expect(fired.map((f) => [f.schedule, f.tz])).toEqual([
       ["0 * * * *", "UTC"],
       ["* * * * *", "UTC"],
+      ["*/5 * * * *", "UTC"],
     ]);
 
     await fired[0]!.handler();
@@ -247,7 +248,7 @@ describe("scheduler", () => {
   test("real Bun.cron registration starts and stops", async () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const s = startScheduler(jobsOn);
-    expect(s.jobs).toEqual(["housekeeping", "reservations"]);
+    expect(s.jobs).toEqual(["housekeeping", "reservations", "replenishment"]);
     await s.stop();
   });
 });

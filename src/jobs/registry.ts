@@ -3,6 +3,7 @@
 // goes through run-job.ts, so leases and run records are never the job's concern.
 import { housekeepingJob } from "./housekeeping.job.ts";
 import { reservationsJob } from "./reservations.job.ts";
+import { replenishmentJob } from "./replenishment.job.ts";
 import type { JobDefinition } from "./job.ts";
 
 export type { GlobalJob, GlobalJobCtx, JobDefinition, JobResult, PartnerJob, PartnerJobCtx } from "./job.ts";
@@ -52,5 +53,5 @@ export class JobRegistry {
 
 /** Every job the service ships; feature issues add theirs here. */
 export function createJobRegistry(): JobRegistry {
-  return new JobRegistry([housekeepingJob, reservationsJob]);
+  return new JobRegistry([housekeepingJob, reservationsJob, replenishmentJob]);
 }
