@@ -11,7 +11,11 @@ import { routes as settingsRecords } from "./settings-records/index.ts";
 import { routes as items } from "./items/index.ts";
 import { routes as identity } from "./identity/index.ts";
 import { routes as custody } from "./custody/index.ts";
+import { routes as transit } from "./transit/index.ts";
 import { routes as movements } from "./movements/index.ts";
+import { routes as audits } from "./audits/index.ts";
+import { routes as maintenance } from "./maintenance/index.ts";
+import { routes as hub } from "./hub/index.ts";
 
 export const assetsRoutes: AnyRoute[] = [
   ...register,
@@ -25,5 +29,9 @@ export const assetsRoutes: AnyRoute[] = [
   ...items,
   ...identity,
   ...custody,
+  ...transit,
   ...movements,
+  ...audits,
+  ...maintenance,
+  ...hub,
 ];

@@ -11,3 +11,7 @@ export * from "../assets/catalogue/catalogue.tables.ts";
 export * from "../assets/kernel/kernel.tables.ts";
 export * from "../assets/identity/identity.tables.ts";
 export * from "../assets/custody/custody.tables.ts";
+export * from "../assets/transit/transit.tables.ts";
+export * from "../assets/audits/audits.tables.ts";
+export * from "../assets/maintenance/maintenance.tables.ts";
+export * from "../assets/hub/hub.tables.ts";

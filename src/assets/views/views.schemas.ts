@@ -4,6 +4,10 @@ import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/pag
 import { RegisterListQuery } from "../register/register.schemas.ts";
 import { ListCheckoutsQuery } from "../custody/custody.schemas.ts";
 import { ListMovementsQuery } from "../movements/movements.schemas.ts";
+import { ListAuditsQuery } from "../audits/audits.schemas.ts";
+import { ListWorkOrdersQuery } from "../maintenance/maintenance.schemas.ts";
+import { ListHubTasksQuery } from "../hub/tasks.schemas.ts";
+import { ListShipmentsQuery } from "../transit/transit.schemas.ts";
 
 /** The list surfaces a view can be saved for, and the filter keys each accepts. */
 export const SURFACE_FILTERS = {
@@ -29,7 +33,11 @@ export const SURFACE_LIST_QUERIES: Partial<Record<Surface, z.ZodType>> = {
   owned: RegisterListQuery,
   loaned: RegisterListQuery,
   checkouts: ListCheckoutsQuery,
+  shipments: ListShipmentsQuery,
+  audits: ListAuditsQuery,
+  "work-orders": ListWorkOrdersQuery,
   movements: ListMovementsQuery,
+  "hub-tasks": ListHubTasksQuery,
 };
 
 const FilterValue = z.union([z.string().max(200), z.array(z.string().max(200)).max(50), z.boolean()]);

@@ -134,7 +134,7 @@ describe("saved-view query values", () => {
       const keys = Object.keys(schema.shape).filter((k) => k !== "limit" && k !== "cursor");
       expect(keys.sort(), surface).toEqual([...SURFACE_FILTERS[surface]].sort());
     }
-    expect(Object.keys(SURFACE_LIST_QUERIES).sort()).toEqual(["checkouts", "loaned", "movements", "owned"]);
+    expect(Object.keys(SURFACE_LIST_QUERIES).sort()).toEqual(["audits", "checkouts", "hub-tasks", "loaned", "movements", "owned", "shipments", "work-orders"]);
   });
 
   test("bad values are 400 at /body/query/<key> by the list's own query schema", async () => {
@@ -155,6 +155,13 @@ describe("saved-view query values", () => {
       ["movements", { from: "yesterday" }, "from"],
       ["movements", { to: "2026-02-30T00:00:00Z" }, "to"],
       ["movements", { itemId: "nope" }, "itemId"],
+      ["audits", { status: "open" }, "status"],
+      ["audits", { locationId: "not-a-uuid" }, "locationId"],
+      ["work-orders", { status: ["open", "done"] }, "status"],
+      ["work-orders", { itemId: "whatever" }, "itemId"],
+      ["hub-tasks", { taskType: "bogus" }, "taskType"],
+      ["hub-tasks", { status: ["open", "done"] }, "status"],
+      ["shipments", { status: "lost" }, "status"],
     ];
     for (const [i, [surface, query, key]] of bad.entries()) {
       const label = `${surface} ${JSON.stringify(query)}`;
@@ -177,6 +184,8 @@ describe("saved-view query values", () => {
       ["loaned", { availability: ["available"], locationId: item, q: "" }, { availability: ["available"], locationId: item, q: "" }],
       ["checkouts", { state: ["reserved", "checked_out"], overdue: true, holderKind: "user", holderId: "olivia" }, { state: ["reserved", "checked_out"], overdue: true, holderKind: "user", holderId: "olivia" }],
       ["checkouts", { overdue: false, itemId: item }, { overdue: false, itemId: item }],
+      ["audits", { status: ["planned", "counting"], q: " east ", locationId: item }, { status: ["planned", "counting"], q: "east", locationId: item }],
+      ["work-orders", { status: "open,paused", itemId: item, q: "lamp" }, { status: "open,paused", itemId: item, q: "lamp" }],
       ["movements", { kind: "registered", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00+01:00", itemId: item }, { kind: "registered", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00+01:00", itemId: item }],
     ];
     for (const [i, [surface, query, stored]] of good.entries()) {
@@ -194,10 +203,6 @@ describe("saved-view query values", () => {
   test("surfaces whose lists do not exist yet check keys only", async () => {
     const t = await tok("mia");
     for (const [surface, query] of [
-      ["shipments", { status: "anything at all" }],
-      ["audits", { status: ["x", "y"], locationId: "not-a-uuid" }],
-      ["work-orders", { itemId: "whatever", status: true }],
-      ["hub-tasks", { taskType: "?" }],
       ["alerts", { kind: "bogus" }],
     ] as const) {
       const res = await env.call("POST", VIEWS, { token: t, body: { name: `Keys only ${surface}`, surface, query } });
