@@ -7,7 +7,7 @@ import { writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
 import { changeItem, loadItem, recordItemHistory } from "../kernel/items.ts";
-import { hasBlock } from "../kernel/blocks.ts";
+import { immobility } from "../kernel/blocks.ts";
 import { moveContents } from "../kernel/containment.ts";
 import { recordMovement } from "../kernel/movements.ts";
 import { auditResults } from "./audits.tables.ts";
@@ -19,15 +19,6 @@ export interface PostingSummary {
 }
 
 const CORRECTION_REASON = "audit correction";
-
-/** Why the item cannot be put where it was counted, or null when it can (the rules of POST /items/{id}/move). */
-async function immobility(ctx: TenantCtx, item: ItemRow): Promise<string | null> {
-  if (item.lifecycle === "disposed" || item.lifecycle === "consumed") return item.lifecycle;
-  if (await hasBlock(ctx, item.id, "checked_out")) return "checked out";
-  if (await hasBlock(ctx, item.id, "in_transit")) return "in transit";
-  if (await hasBlock(ctx, item.id, "packed")) return "packed in a shipment container";
-  return null;
-}
 
 function cannotApply(resultId: string, itemId: string, why: string): AppError {
   return new AppError("state_conflict", `result ${resultId} cannot be applied: item ${itemId} ${why}; review it again (reject) or resolve the item first`, {

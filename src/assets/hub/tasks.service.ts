@@ -17,7 +17,7 @@ import { loadCapabilityConfig } from "../../platform/auth/membership.ts";
 import { activeLocationExists, requireLocation } from "../locations/locations.service.ts";
 import { requireModel } from "../catalogue/catalogue.service.ts";
 import { changeItem, findItem, requireItem } from "../kernel/items.ts";
-import { hasBlock } from "../kernel/blocks.ts";
+import { immobility } from "../kernel/blocks.ts";
 import { moveContents } from "../kernel/containment.ts";
 import { recordMovement } from "../kernel/movements.ts";
 import { hubTaskEvents, hubTasks, type HubTaskLine } from "./hub.tables.ts";
@@ -294,15 +294,6 @@ export async function cancelHubTask(ctx: RequestCtx, id: string, input: z.output
     await addTaskEvent(ctx, id, "cancelled", input.reason || null, { fromState: row.status });
     return toHubTaskDto(next);
   });
-}
-
-/** Why the item cannot be moved by a task, or null when it can (the kernel's blocks, read directly: a hold outranks them in availability). */
-async function immobility(ctx: TenantCtx, item: { id: string; lifecycle: string }): Promise<string | null> {
-  if (item.lifecycle === "disposed" || item.lifecycle === "consumed") return item.lifecycle;
-  if (await hasBlock(ctx, item.id, "checked_out")) return "checked out";
-  if (await hasBlock(ctx, item.id, "in_transit")) return "in transit";
-  if (await hasBlock(ctx, item.id, "packed")) return "packed in a shipment container";
-  return null;
 }
 
 /**

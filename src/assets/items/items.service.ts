@@ -20,7 +20,7 @@ import { toIdentifierDto, type IdentifierRow } from "../identity/identity.dto.ts
 import { itemHistory, items, movements } from "../kernel/kernel.tables.ts";
 import { toItemDto, type ItemDto, type ItemRow } from "../kernel/item.schemas.ts";
 import { changeItem, findItem, insertItem, loadItem, recordItemHistory } from "../kernel/items.ts";
-import { hasBlock } from "../kernel/blocks.ts";
+import { hasBlock, immobility } from "../kernel/blocks.ts";
 import { assertLifecycleMove } from "../kernel/lifecycle.ts";
 import { isWithin, moveContents } from "../kernel/containment.ts";
 import { recordMovement, toMovementDto, type MovementRow } from "../kernel/movements.ts";
@@ -239,19 +239,6 @@ export async function activateItem(ctx: RequestCtx, id: string, input: z.output<
 
 // ---------------------------------------------------------------------------------------------
 // POST /items/{id}/move
-
-/** Why an item cannot be moved (or packed into) here, or null when it can. */
-async function immobility(ctx: RequestCtx, row: ItemRow): Promise<string | null> {
-  if (row.lifecycle === "disposed" || row.lifecycle === "consumed") return row.lifecycle;
-  // A checked-out item moves by transfer or return, one in transit by receiving its shipment.
-  // Read from the blocks themselves: a quality hold or maintenance outranks them in
-  // the derived availability and would hide them.
-  if (await hasBlock(ctx, row.id, "checked_out")) return "checked out";
-  if (await hasBlock(ctx, row.id, "in_transit")) return "in transit";
-  // Packed in a shipment container, it travels with the container until unpacked.
-  if (await hasBlock(ctx, row.id, "packed")) return "packed in a shipment container";
-  return null;
-}
 
 export async function moveItem(ctx: RequestCtx, id: string, input: z.output<typeof MoveItem>): Promise<ItemDto> {
   return withTx(ctx, async () => {

@@ -34,3 +34,18 @@ export async function hasBlock(ctx: TenantCtx, itemId: string, kind: BlockKind):
     .limit(1);
   return rows.length > 0;
 }
+
+/**
+ * Why an item cannot be moved by a command that puts it somewhere (a move, a hub
+ * task, an audit correction), or null when it can. Read from the blocks
+ * themselves: a quality hold or maintenance outranks them in the derived
+ * availability and would hide them. A checked-out item moves by transfer or
+ * return, one in transit by receiving its shipment, a packed one with its container.
+ */
+export async function immobility(ctx: TenantCtx, item: Pick<ItemRow, "id" | "lifecycle">): Promise<string | null> {
+  if (item.lifecycle === "disposed" || item.lifecycle === "consumed") return item.lifecycle;
+  if (await hasBlock(ctx, item.id, "checked_out")) return "checked out";
+  if (await hasBlock(ctx, item.id, "in_transit")) return "in transit";
+  if (await hasBlock(ctx, item.id, "packed")) return "packed in a shipment container";
+  return null;
+}
