@@ -35,7 +35,7 @@ export const Checkout = z
 export const CheckoutEvent = z
   .object({
     id: z.string(),
-    kind: z.enum(["reserved", "checked_out", "acknowledged", "extended", "transferred", "returned", "cancelled", "expired"]),
+    kind: z.enum(["reserved", "checked_out", "acknowledged", "extended", "transferred", "returned", "cancelled", "expired", "escalated", "written_off"]),
     actorId: z.string(),
     recordedAt: Timestamp,
     reason: z.string().nullable(),

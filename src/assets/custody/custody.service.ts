@@ -19,6 +19,7 @@ import { changeItem, findItem, requireItem } from "../kernel/items.ts";
 import { clearBlock, hasBlock, setBlock } from "../kernel/blocks.ts";
 import { moveContents } from "../kernel/containment.ts";
 import { recordMovement } from "../kernel/movements.ts";
+import { activePolicy, policyViolation } from "../policies/policies.service.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
 import { assertCheckoutMove, isOverdue, requireState } from "./custody.states.ts";
 import type {
@@ -212,6 +213,36 @@ async function holdIfStarted(ctx: TenantCtx, r: CheckoutRow): Promise<void> {
   if (r.state === "reserved" && r.startsAt <= ctx.nowIso && (r.endsAt === null || r.endsAt > ctx.nowIso)) await setBlock(ctx, r.itemId, "reserved", r.id);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The active custody policy's limits (none when no custody policy is active):
+ * a checkout may run at most maxCheckoutDays from its checkout time to its dueAt.
+ * `fromDueAt` (an extension): shortening, or keeping a dueAt that was already
+ * beyond the limit, stays allowed; only a later dueAt beyond it is refused.
+ */
+async function assertCustodyPolicy(ctx: TenantCtx, checkedOutAt: string, dueAt: string, fromDueAt?: string | null): Promise<void> {
+  const policy = await activePolicy(ctx, "custody");
+  if (!policy) return;
+  const limit = new Date(new Date(checkedOutAt).getTime() + policy.document.maxCheckoutDays * DAY_MS).toISOString();
+  if (dueAt > limit && (fromDueAt === undefined || fromDueAt === null || dueAt > fromDueAt)) {
+    throw policyViolation(
+      policy,
+      "custody",
+      `a checkout may run at most ${policy.document.maxCheckoutDays} days (due no later than ${limit}); ${dueAt} is beyond that`,
+    );
+  }
+}
+
+/** acknowledgementRequired: a user holder acknowledges a checkout before it is extended or handed on. */
+async function assertAcknowledgedIfRequired(ctx: TenantCtx, row: CheckoutRow, action: string): Promise<void> {
+  if (row.holderKind !== "user" || row.acknowledgedAt !== null) return;
+  const policy = await activePolicy(ctx, "custody");
+  if (policy?.document.acknowledgementRequired) {
+    throw policyViolation(policy, "custody", `the holder must acknowledge the checkout before it can be ${action}`);
+  }
+}
+
 // ---------------------------------------------------------------- commands
 
 /**
@@ -253,6 +284,7 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
     if (await hasBlock(ctx, item.id, "packed")) throw new AppError("state_conflict", "the item is packed in a shipment container; unpack it first");
     const clash = (await overlappingReservations(ctx, item.id, ctx.nowIso, input.dueAt, reservation?.id))[0];
     if (clash) throw reservedConflict(clash);
+    await assertCustodyPolicy(ctx, ctx.nowIso, input.dueAt);
 
     let row: CheckoutRow;
     if (reservation) {
@@ -385,7 +417,11 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
   });
 }
 
-/** Any future dueAt (shortening too), as long as no reservation starts before it. */
+/**
+ * Any future dueAt (shortening too), as long as no reservation starts before it and
+ * the active custody policy allows it (maxCheckoutDays from the checkout time;
+ * with acknowledgementRequired, a user holder's acknowledgement first).
+ */
 export async function extendCheckout(ctx: RequestCtx, id: string, input: z.output<typeof ExtendCheckout>): Promise<CheckoutDto> {
   if (input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
   return withTx(ctx, async () => {
@@ -394,6 +430,8 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
     requireState(row.state, ["checked_out"], "extend");
     const clash = (await overlappingReservations(ctx, row.itemId, ctx.nowIso, input.dueAt))[0];
     if (clash) throw reservedConflict(clash);
+    await assertAcknowledgedIfRequired(ctx, row, "extended");
+    await assertCustodyPolicy(ctx, row.checkedOutAt ?? row.startsAt, input.dueAt, row.dueAt);
     const next = await saveCheckout(ctx, row, { dueAt: input.dueAt });
     await addEvent(ctx, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
     await recordMovement(ctx, {
@@ -416,6 +454,7 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
     assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "transfer");
     if (sameHolder(row, input.holder)) throw new AppError("state_conflict", "the item is already held by this holder");
+    await assertAcknowledgedIfRequired(ctx, row, "transferred");
     const item = await findItem(ctx, row.itemId);
     const fromHolder = holderOf(row);
     const next = await saveCheckout(ctx, row, {
@@ -547,6 +586,49 @@ export async function expireReservations(ctx: TenantCtx, limit = 500): Promise<n
       await clearBlock(ctx, r.itemId, "reserved", r.id);
     }
     return ended.length;
+  });
+}
+
+// ---------------------------------------------------------------- overdue escalation (workflow cases)
+
+export const ESCALATION_ACTIONS = ["mark_lost", "demand_return", "write_off"] as const;
+export type EscalationAction = (typeof ESCALATION_ACTIONS)[number];
+
+/** The overdue checkout an escalation names: 400 at `path` when unknown, 409 unless it is checked out and past its dueAt. */
+export async function requireOverdueCheckout(ctx: TenantCtx, id: string, path: string): Promise<CheckoutDto> {
+  const row = (await db(ctx).select().from(checkouts).where(eq(checkouts.id, id)))[0];
+  if (!row) throw invalid(path, "unknown checkout");
+  requireState(row.state, ["checked_out"], "escalate");
+  if (!isOverdue(row, ctx.nowIso)) throw new AppError("state_conflict", `the checkout is not overdue (due ${row.dueAt})`);
+  return toCheckoutDto(row, ctx.nowIso);
+}
+
+/**
+ * Records an approved escalation of an overdue checkout (a workflow case applies it).
+ * `mark_lost` and `demand_return` add an `escalated` event and keep the checkout
+ * checked_out: the holder still answers for the item and a later return closes it
+ * as usual. `write_off` ends it: state `returned` (the contract's end of a holding),
+ * a `written_off` event, the item's custody block released, and no `returned`
+ * movement or custody.returned event, since nothing came back.
+ */
+export async function escalateOverdueCheckout(
+  ctx: TenantCtx,
+  id: string,
+  input: { action: EscalationAction; reason: string; workflowCaseId: string },
+): Promise<CheckoutDto> {
+  return withTx(ctx, async () => {
+    const current = await requireOverdueCheckout(ctx, id, "/body/checkoutId");
+    const row = await loadCheckout(ctx, current.id);
+    const data = { action: input.action, dueAt: row.dueAt, holder: holderOf(row), workflowCaseId: input.workflowCaseId };
+    if (input.action !== "write_off") {
+      const next = await saveCheckout(ctx, row, {});
+      await addEvent(ctx, id, "escalated", input.reason, data);
+      return toCheckoutDto(next, ctx.nowIso);
+    }
+    const next = await saveCheckout(ctx, row, { state: "returned", returnedAt: ctx.nowIso });
+    await addEvent(ctx, id, "written_off", input.reason, data);
+    await clearBlock(ctx, row.itemId, "checked_out", row.id);
+    return toCheckoutDto(next, ctx.nowIso);
   });
 }
 

@@ -21,6 +21,7 @@ import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItem
 import { assertShipmentAction } from "./transit.states.ts";
 import {
   addEvent,
+  findShipment,
   loadContainer,
   loadShipment,
   markSaved,
@@ -427,5 +428,79 @@ export async function returnShipmentToSender(ctx: RequestCtx, id: string, input:
     await saveShipment(ctx, id, { status: "returned_to_sender", returnedAt: ctx.nowIso, openException: null });
     await addEvent(ctx, id, "returned_to_sender", reason, { itemIds: travelling.map((e) => e.itemId), exception: shipment.openException });
     return getShipment(ctx, id);
+  });
+}
+
+// ---------------------------------------------------------------- exception resolution (workflow cases)
+
+/** The shipment an exception resolution names: 400 at `path` when unknown, 409 unless it is in `exception`. */
+export async function requireShipmentInException(ctx: TenantCtx, id: string, path: string): Promise<ShipmentRow> {
+  const shipment = await findShipment(ctx, id);
+  if (!shipment) throw invalid(path, "unknown shipment");
+  if (shipment.status !== "exception") {
+    throw new AppError("state_conflict", `the shipment is ${shipment.status}, not in exception`, { extras: { state: shipment.status } });
+  }
+  return shipment;
+}
+
+/** 400 at `path` unless the location exists and is active; 409 when it is already the destination or is the origin. */
+export async function assertNewDestination(ctx: TenantCtx, shipment: ShipmentRow, destinationLocationId: string, path: string): Promise<void> {
+  await requireLocation(ctx, destinationLocationId, path);
+  if (destinationLocationId === shipment.destinationLocationId) throw new AppError("state_conflict", "the shipment is already bound there");
+  if (destinationLocationId === shipment.originLocationId) throw new AppError("state_conflict", "that is the shipment's origin; return it to sender instead");
+}
+
+/**
+ * Sends a shipment in exception to another destination (a workflow case applies it
+ * and then resumes the shipment with a handoff): a `rerouted` event.
+ */
+export async function rerouteShipment(ctx: RequestCtx, id: string, input: { destinationLocationId: string; reason: string; workflowCaseId: string }): Promise<void> {
+  return withTx(ctx, async () => {
+    const shipment = await requireShipmentInException(ctx, id, "/body/shipmentId");
+    await assertNewDestination(ctx, shipment, input.destinationLocationId, "/body/destinationLocationId");
+    await saveShipment(ctx, id, { destinationLocationId: input.destinationLocationId });
+    await addEvent(ctx, id, "rerouted", input.reason, {
+      fromDestinationLocationId: shipment.destinationLocationId,
+      toDestinationLocationId: input.destinationLocationId,
+      workflowCaseId: input.workflowCaseId,
+    });
+  });
+}
+
+/**
+ * The items an open exception names that still travel (all travelling items when it
+ * names none): the ones a loss would be accepted for.
+ */
+export async function lostInException(ctx: TenantCtx, shipment: ShipmentRow): Promise<string[]> {
+  const travelling = (await packedInShipment(ctx, shipment.id)).map((e) => e.itemId);
+  const named = shipment.openException?.itemIds;
+  return named && named.length > 0 ? travelling.filter((id) => named.includes(id)) : travelling;
+}
+
+/**
+ * Accepts the loss an open exception reports (a workflow case applies it and disposes
+ * of the items): each lost item leaves the shipment (`lost`, its in_transit and packed
+ * blocks released, an open `missing` discrepancy), and the shipment gets a
+ * `loss_accepted` event. It resumes `in_transit` when other items still travel;
+ * when none do, nothing more will arrive and it ends `received`, as a receipt that
+ * leaves nothing travelling does. Returns the lost item ids.
+ */
+export async function acceptShipmentLoss(ctx: RequestCtx, id: string, input: { reason: string; workflowCaseId: string }): Promise<string[]> {
+  return withTx(ctx, async () => {
+    const shipment = await requireShipmentInException(ctx, id, "/body/shipmentId");
+    const lostIds = await lostInException(ctx, shipment);
+    if (lostIds.length === 0) throw new AppError("state_conflict", "no item the exception names is still travelling");
+    const contents = await packedInShipment(ctx, id);
+    for (const entry of contents.filter((e) => lostIds.includes(e.itemId))) {
+      await clearBlock(ctx, entry.itemId, "in_transit", id);
+      await clearBlock(ctx, entry.itemId, "packed", entry.containerId);
+      await writer(ctx).update(shipmentItems).set({ state: "lost" }).where(eq(shipmentItems.id, entry.id));
+      await addDiscrepancy(ctx, id, entry.itemId, "missing", input.reason);
+    }
+    await settleContainers(ctx, id);
+    const stillTravelling = (await packedInShipment(ctx, id)).length > 0;
+    await saveShipment(ctx, id, { status: stillTravelling ? "in_transit" : "received", openException: null, ...(stillTravelling ? {} : { receivedAt: ctx.nowIso }) });
+    await addEvent(ctx, id, "loss_accepted", input.reason, { itemIds: lostIds, exception: shipment.openException, workflowCaseId: input.workflowCaseId });
+    return lostIds;
   });
 }

@@ -82,8 +82,8 @@ export const ShipmentContent = z
   .object({
     itemId: z.string(),
     containerId: z.string().openapi({ description: "The container it is packed in (or travelled in, once received or returned)" }),
-    state: z.enum(["packed", "received", "returned"]).openapi({
-      description: "packed: in its container (in transit once the shipment is dispatched); received; returned (to sender).",
+    state: z.enum(["packed", "received", "returned", "lost"]).openapi({
+      description: "packed: in its container (in transit once the shipment is dispatched); received; returned (to sender); lost (a loss accepted by a workflow case).",
     }),
     packedAt: Timestamp,
     packedBy: z.string(),
@@ -120,6 +120,9 @@ export const SHIPMENT_EVENT_KINDS = [
   "exception",
   "received",
   "returned_to_sender",
+  // Exception resolutions applied by workflow cases.
+  "rerouted",
+  "loss_accepted",
 ] as const;
 
 export const ShipmentEvent = z

@@ -106,7 +106,7 @@ export const shipmentItems = sqliteTable(
     containerId: text("container_id")
       .notNull()
       .references(() => shipmentContainers.id),
-    state: text("state", { enum: ["packed", "received", "returned"] }).notNull(),
+    state: text("state", { enum: ["packed", "received", "returned", "lost"] }).notNull(),
     packedAt: text("packed_at").notNull(),
     packedBy: text("packed_by").notNull(),
     receivedAt: text("received_at"),

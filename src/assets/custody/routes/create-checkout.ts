@@ -14,6 +14,7 @@ export const createCheckout = defineRoute({
     "[now, dueAt) must not overlap an open reservation of the item (409 state_conflict naming it), including the same holder's: start that one with `reservationId`.",
     "With `reservationId` the reservation record itself becomes the checkout (201, same id): it must be for the same item (else 400 `/body/reservationId`),",
     "still reserved and within its window, and `holder` must equal the reservation's holder (else 409 state_conflict); `expectedVersion` is the reservation's.",
+    "A dueAt more than the active custody policy's `maxCheckoutDays` from now is 409 policy_violation naming the policy.",
     "Writes a `checked_out` movement.",
   ].join(" "),
   tags: ["Custody"],

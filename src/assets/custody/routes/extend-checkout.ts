@@ -10,7 +10,7 @@ export const extendCheckout = defineRoute({
   operationId: "extendCheckout",
   summary: "Change a checkout's due time",
   description:
-    "The new dueAt may be any future time (400 `/body/dueAt` otherwise); a reservation of the item overlapping [now, dueAt) is 409 state_conflict naming it. The reason is required and kept in the history. Writes an `extended` movement (`data.fromDueAt`/`toDueAt`; no domain event).",
+    "The new dueAt may be any future time (400 `/body/dueAt` otherwise); a reservation of the item overlapping [now, dueAt) is 409 state_conflict naming it. The active custody policy may refuse it (409 policy_violation): a dueAt later than the current one and more than `maxCheckoutDays` after the checkout time, or, with `acknowledgementRequired`, a user holder who has not acknowledged. The reason is required and kept in the history. Writes an `extended` movement (`data.fromDueAt`/`toDueAt`; no domain event).",
   tags: ["Custody"],
   auth: "session",
   capability: "ams_operate",

@@ -10,7 +10,7 @@ export const transferCheckout = defineRoute({
   operationId: "transferCheckout",
   summary: "Hand a checked-out item to another holder",
   description:
-    "Writes a `transferred` movement (holder = the new holder, `data.fromHolder` the previous one) and resets the acknowledgement. The same holder is 409 state_conflict.",
+    "Writes a `transferred` movement (holder = the new holder, `data.fromHolder` the previous one) and resets the acknowledgement. The same holder is 409 state_conflict; with the active custody policy's `acknowledgementRequired`, a user holder who has not acknowledged is 409 policy_violation.",
   tags: ["Custody"],
   auth: "session",
   capability: "ams_operate",

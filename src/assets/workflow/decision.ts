@@ -1,0 +1,93 @@
+// Deciding a case. The checks run in this order: the case exists and the caller may
+// see it (404) → the caller is not its maker (403 maker_cannot_decide, whatever their
+// role) → the caller holds the type's decide capability (403) → expectedVersion
+// (409 version_conflict) → the case is pending (409 state_conflict). The route has
+// already required a recent AAL2 session and an Idempotency-Key, so a replay
+// returns the first outcome without deciding again.
+//
+// Approval re-validates the operation and applies it inside a savepoint of the
+// request's transaction. When it no longer applies (the item moved, the checkout
+// was returned), the savepoint is rolled back, so nothing of it is kept, the case
+// stays pending at its version, and the refusal is recorded in its history; the
+// caller gets 409 with the reason.
+import { sql } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { AppError, assertVersion } from "../../platform/errors/app-error.ts";
+import type { RequestCtx } from "../../platform/http/context.ts";
+import { withTx, writer } from "../../platform/db/transactions.ts";
+import { appendHistory } from "./history.ts";
+import { buildReceipt } from "./receipts.ts";
+import { caseDetail, loadVisibleCase, operationFor, saveCase, type CaseDetailDto } from "./workflow.service.ts";
+import type { ReceiptEntry } from "./operations/operation.ts";
+import type { DecideWorkflowCase } from "./workflow.schemas.ts";
+
+export type DecisionOutcome = { decided: CaseDetailDto } | { refused: AppError };
+
+export async function decideCase(ctx: RequestCtx, id: string, input: z.output<typeof DecideWorkflowCase>): Promise<DecisionOutcome> {
+  return withTx(ctx, async () => {
+    const row = await loadVisibleCase(ctx, id);
+    if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "the maker of a workflow case cannot decide it");
+    const op = operationFor(row);
+    if (!ctx.capabilities.has(op.decideCapability)) throw new AppError("capability_denied", `capability ${op.decideCapability} required to decide ${row.type}`);
+    assertVersion("workflow case", row, input.expectedVersion);
+    if (row.state !== "pending") throw new AppError("state_conflict", `the workflow case is already ${row.state}`, { extras: { state: row.state } });
+    const decision = { decision: input.decision, reason: input.reason, decidedBy: ctx.actorId, decidedAt: ctx.nowIso };
+
+    if (input.decision === "reject") {
+      const next = await saveCase(ctx, row, { state: "rejected", decision });
+      await appendHistory(ctx, id, next.version, "rejected", input.reason, { state: "rejected" });
+      return { decided: await caseDetail(ctx, id) };
+    }
+
+    const attempt = await inSavepoint(ctx, async (): Promise<ReceiptEntry[]> => {
+      const parsed = op.schema.safeParse(row.operation);
+      if (!parsed.success) throw new AppError("state_conflict", `the stored ${row.type} operation no longer matches its schema`);
+      await op.validate(ctx, parsed.data);
+      return op.apply(ctx, parsed.data, { caseId: id, reason: input.reason });
+    });
+    if ("error" in attempt) {
+      const why = attempt.error;
+      await appendHistory(ctx, id, row.version, "approval_failed", input.reason, {
+        state: "pending",
+        refusal: { code: why.code, detail: why.message, ...(why.errors ? { errors: why.errors } : {}) },
+      });
+      return {
+        refused: new AppError("state_conflict", `the operation no longer applies, nothing was applied and the case stays pending: ${why.message}`, {
+          extras: { state: "pending", refusal: { code: why.code, detail: why.message, ...(why.errors ? { errors: why.errors } : {}) } },
+        }),
+      };
+    }
+    const receipt = buildReceipt(ctx, row.type, row.operation, attempt.value);
+    const next = await saveCase(ctx, row, { state: "completed", decision, applicationReceipt: receipt });
+    await appendHistory(ctx, id, next.version, "approved", input.reason, { state: "completed", records: receipt.records });
+    return { decided: await caseDetail(ctx, id) };
+  });
+}
+
+let savepoints = 0;
+
+/**
+ * Runs fn inside a savepoint of the open transaction. An AppError rolls back what fn
+ * wrote (and the per-transaction bookkeeping and after-commit work it added) and is
+ * returned; any other error propagates and fails the whole transaction.
+ */
+async function inSavepoint<T>(ctx: RequestCtx, fn: () => Promise<T>): Promise<{ value: T } | { error: AppError }> {
+  const tx = writer(ctx);
+  const name = `workflow_apply_${++savepoints}`;
+  const scope = ctx.txScope ? new Map(ctx.txScope) : undefined;
+  const afterCommitCount = ctx.afterCommit?.length ?? 0;
+  await tx.run(sql.raw(`SAVEPOINT ${name}`));
+  try {
+    const value = await fn();
+    await tx.run(sql.raw(`RELEASE ${name}`));
+    return { value };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await tx.run(sql.raw(`ROLLBACK TO ${name}`));
+    await tx.run(sql.raw(`RELEASE ${name}`));
+    // Bookkeeping made inside the savepoint (e.g. "items already given a new version") describes rolled-back writes.
+    if (scope) ctx.txScope = scope;
+    ctx.afterCommit?.splice(afterCommitCount);
+    return { error: err };
+  }
+}
