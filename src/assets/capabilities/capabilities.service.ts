@@ -4,6 +4,7 @@ import { eq, asc, and, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { afterCommit, db, withTx, writer } from "../../platform/db/transactions.ts";
 import { memberships, capabilitySettings, capabilityGrants } from "../../platform/auth/auth.tables.ts";
 import {
@@ -83,6 +84,33 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
     return { key, roleDefaults, grants: input.grants.map((g) => ({ userId: g.userId, expiresAt: g.expiresAt })), version };
   });
   return result;
+}
+
+/**
+ * Writes role defaults for several keys at once inside the caller's open transaction
+ * (the permissions policy's activation): keys not named keep theirs, grants are
+ * untouched. 409 state_conflict when the result would leave no active member holding ams_admin.
+ */
+export async function applyRoleDefaults(ctx: TenantCtx, roleDefaults: Partial<Record<Capability, Role[]>>): Promise<void> {
+  const tx = writer(ctx);
+  const entries = Object.entries(roleDefaults).filter((e): e is [Capability, Role[]] => e[1] !== undefined);
+  if (entries.length === 0) return;
+  const members = await tx.select().from(memberships).where(eq(memberships.status, "active"));
+  const current = await loadCapabilityConfig(tx);
+  const next: CapabilityConfig = { roleDefaults: { ...current.roleDefaults }, grants: current.grants };
+  for (const [key, roles] of entries) next.roleDefaults[key] = [...new Set(roles)];
+  const adminLeft = members.some((m) => effectiveCapabilities(next, m.userId, m.role, NEVER_EXPIRES).has("ams_admin"));
+  if (!adminLeft) throw new AppError("state_conflict", "these role defaults would leave no active member holding ams_admin");
+  const settings = new Map((await tx.select().from(capabilitySettings)).map((s) => [s.key, s.version]));
+  for (const [key] of entries) {
+    const roles = next.roleDefaults[key];
+    const version = (settings.get(key) ?? 0) + 1;
+    await tx
+      .insert(capabilitySettings)
+      .values({ key, roleDefaults: roles, version, updatedAt: ctx.nowIso, updatedBy: ctx.actorId })
+      .onConflictDoUpdate({ target: capabilitySettings.key, set: { roleDefaults: roles, version, updatedAt: ctx.nowIso, updatedBy: ctx.actorId } });
+  }
+  afterCommit(ctx, () => forgetCapabilityConfig(ctx.tenant));
 }
 
 export const ELIGIBLE_USERS_MAX = 500;

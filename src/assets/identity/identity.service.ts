@@ -10,6 +10,7 @@ import { toItemDto } from "../kernel/item.schemas.ts";
 import { loadItem, recordItemHistory, requireItem } from "../kernel/items.ts";
 import { recordMovement } from "../kernel/movements.ts";
 import { currentCheckout } from "../custody/custody.service.ts";
+import { activePolicy, policyViolation } from "../policies/policies.service.ts";
 import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "./gs1.ts";
 import { identifiers } from "./identity.tables.ts";
 import { toIdentifierDto, type IdentifierDto, type IdentifierRow, type IdentifierState } from "./identity.dto.ts";
@@ -86,6 +87,39 @@ export async function findIdentifiers(q: Querier, keys: LookupKeys): Promise<Ide
 // ---------------------------------------------------------------------------------------------
 // POST /identifiers/issue
 
+/**
+ * The digits a GS1 Company Prefix is the start of: the GIAI itself, the GTIN of an
+ * SGTIN without its indicator digit, or, for an EPC URN with no GS1 element string
+ * (GRAI, SSCC, SGLN…), the URN's company prefix field. Null: not a GS1 key (a serial, a
+ * tag, a URL, or a non-GS1 EPC such as GID or USDoD).
+ */
+export function gs1PrefixDigits(n: NormalisedIdentifier): string | null {
+  const element = n.elementString ?? "";
+  const giai = /^\(8004\)(\d+)/.exec(element);
+  if (giai) return giai[1]!;
+  const gtin = /^\(01\)\d(\d{13})/.exec(element);
+  if (gtin) return gtin[1]!;
+  const urn = /^urn:epc:id:(?:sgtin|sscc|sgln|grai|giai|gsrn|gsrnp|gdti|cpi|sgcn|ginc|gsin|itip|pgln):(\d+)\./.exec(n.epcUri ?? (n.scheme === "rfid_epc" ? n.canonical : ""));
+  return urn ? urn[1]! : null;
+}
+
+/**
+ * The active identity policy decides which schemes may be issued and, when it
+ * lists GS1 Company Prefixes, which prefixes a GS1 key must start with (409 policy_violation).
+ */
+async function assertIdentityPolicy(ctx: RequestCtx, n: NormalisedIdentifier): Promise<void> {
+  const policy = await activePolicy(ctx, "identity");
+  if (!policy) return;
+  const { allowedSchemes, gs1CompanyPrefixes } = policy.document;
+  if (!allowedSchemes.includes(n.scheme)) {
+    throw policyViolation(policy, "identity", `scheme ${n.scheme} may not be issued; allowed: ${allowedSchemes.join(", ")}`);
+  }
+  const digits = gs1PrefixDigits(n);
+  if (gs1CompanyPrefixes.length > 0 && digits !== null && !gs1CompanyPrefixes.some((p) => digits.startsWith(p))) {
+    throw policyViolation(policy, "identity", `${n.canonical} does not carry an allowed GS1 Company Prefix (${gs1CompanyPrefixes.join(", ")})`);
+  }
+}
+
 export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof IssueIdentifier>): Promise<IdentifierDto> {
   if (input.companyPrefixLength !== undefined && input.scheme !== "gs1_giai" && input.scheme !== "gs1_sgtin") {
     throw invalid("/body/companyPrefixLength", "only for the gs1_giai and gs1_sgtin schemes");
@@ -101,6 +135,7 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
     const tx = writer(ctx);
     const item = await requireItem(ctx, input.itemId, "/body/itemId");
     if (item.lifecycle === "disposed") throw new AppError("state_conflict", "a disposed item cannot be tagged");
+    await assertIdentityPolicy(ctx, normalised);
     // A value is never reused: retired identifiers keep theirs.
     const clash = (await findIdentifiers(tx, lookupKeys(normalised)))[0];
     if (clash) {

@@ -14,6 +14,8 @@ export const issueIdentifier = defineRoute({
     "The value is validated and normalised (GS1 formats and check digits; a bad value is 400 at `/body/value` saying why). " +
     "(scheme, value) is unique per partner, and every spelling of one key is the same identifier: a GS1 key and its EPC URN " +
     "are one identifier, so issuing either when the other exists is 409 `duplicate`. Retired identifiers keep their value. " +
+    "The active identity policy may refuse it (409 `policy_violation` naming the policy): a scheme not in its `allowedSchemes`, or a GS1 key " +
+    "that does not start with one of its `gs1CompanyPrefixes` (when it lists any). " +
     "Created `issued`; writes a `tagged` movement of the item (no domain event). Beyond the spec: `companyPrefixLength` lets the service derive a GS1 key's EPC URI. " +
     "Decision on contract §13 (GS1 responses carry `digitalLink` and `epcUri`): `epcUri` is null unless `companyPrefixLength` " +
     "is given or the value itself was an EPC URN or hex, because a GS1 key alone does not say where its company prefix ends " +
