@@ -1,0 +1,170 @@
+// Protected file uploads shared by evidence (AMS) and artifacts (planning): a
+// multipart body read as it streams, its one file part encrypted with a fresh
+// AES-256-GCM data key straight into the content store while SHA-256 and size are
+// counted, its text fields checked by a strict schema. The envelope needed to read
+// the bytes back is returned to the caller, which keeps it in the partner's
+// database; the store only ever holds ciphertext.
+import type { z } from "@hono/zod-openapi";
+import type { RequestCtx } from "../http/context.ts";
+import type { TenantCtx } from "../tenancy/tenant-context.ts";
+import type { Staged } from "../http/define-route.ts";
+import { AppError, invalid } from "../errors/app-error.ts";
+import { zodIssuesToFieldErrors } from "../http/validation.ts";
+import { decryptStream, encryptStream, PayloadTooLargeError, type EnvelopeHeader } from "../crypto/envelope.ts";
+import { readMultipart, readTextPart, multipartBoundary } from "../http/multipart.ts";
+import { ContentStoreError } from "./content-store.ts";
+import { SNIFF_BYTES, sniffType } from "./sniff.ts";
+
+/** Room for the form's other fields and part headers around the file. */
+const FORM_OVERHEAD = 64 * 1024;
+const MULTIPART_LIMITS = { maxParts: 8, maxHeaderBytes: 8 * 1024 };
+const MEDIA_TYPE_RE = /^[a-z0-9][\w!#$&^.+-]{0,126}\/[a-z0-9][\w!#$&^.+-]{0,126}(\s*;.{0,200})?$/i;
+
+/** What kind of protected file: names the store key prefix and the GCM associated data. */
+export type BlobPurpose = "evidence" | "artifact";
+
+/** Associated data binding a blob to its record: a blob and envelope moved under another record fail to decrypt. */
+export const blobAad = (purpose: BlobPurpose, partnerId: string, id: string) => `${purpose}:${partnerId}:${id}`;
+
+/** An upload whose ciphertext is in the store and whose record is not written yet. */
+export interface StagedUpload<F> {
+  id: string;
+  storageKey: string;
+  envelope: EnvelopeHeader;
+  sha256: string;
+  size: number;
+  fileName: string;
+  declaredType: string;
+  sniffedType: string;
+  fields: F;
+}
+
+/** A file name as a label: the last path segment, no control characters, at most 255 characters. */
+export function cleanFileName(raw: string): string {
+  const last = raw.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const name = last.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().slice(0, 255);
+  return name || "file";
+}
+
+/** The error a failed encrypt-and-store ended with: the body's own (too large, malformed) when it had one. */
+async function uploadFailure(err: unknown, done: Promise<unknown>): Promise<unknown> {
+  const source = await Promise.race([done.then(() => undefined, (e: unknown) => e), Promise.resolve(undefined)]);
+  const cause = source ?? err;
+  if (cause instanceof PayloadTooLargeError) return new AppError("payload_too_large", `the file exceeds ${cause.maxBytes} bytes`);
+  return cause instanceof AppError ? cause : err;
+}
+
+/**
+ * Stages one upload outside the write transaction: exactly one `file` part (with a
+ * filename) plus the text fields of `fields` (a strict object; any other part is 400
+ * at `/body/<name>`). Beyond `maxBytes` of file is 413, counted while streaming. On
+ * any failure, and through `discard` later, the stored blob is deleted.
+ */
+export async function stageEncryptedUpload<S extends z.ZodObject>(
+  ctx: RequestCtx,
+  request: Request,
+  opts: { purpose: BlobPurpose; fields: S; maxBytes: number },
+): Promise<Staged<StagedUpload<z.output<S>>>> {
+  const boundary = multipartBoundary(request.headers.get("content-type") ?? undefined);
+  const { maxBytes, purpose } = opts;
+  const declaredLength = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declaredLength) && declaredLength > maxBytes + FORM_OVERHEAD) {
+    throw new AppError("payload_too_large", `the upload exceeds ${maxBytes} bytes`);
+  }
+  if (!request.body) throw invalid("/body/file", "a file part is required");
+
+  const store = ctx.deps.contentStore;
+  const id = ctx.deps.newId();
+  // Opaque: the partner keeps blobs apart in a shared store; the name says nothing else.
+  const storageKey = `${purpose}/${ctx.partnerId}/${id}`;
+  let written = false;
+  const discard = async () => {
+    if (!written) return;
+    await store.delete(storageKey).catch((err: unknown) => {
+      ctx.deps.log.warn(`${purpose} blob left behind after a failed upload`, { requestId: ctx.requestId, blobId: id, error: (err as Error).name });
+    });
+  };
+
+  const fields: Record<string, string> = {};
+  let file: Omit<StagedUpload<unknown>, "id" | "storageKey" | "fields"> | undefined;
+  try {
+    for await (const part of readMultipart(request.body, boundary, MULTIPART_LIMITS)) {
+      if (part.name === "file") {
+        if (file) throw invalid("/body/file", "only one file per upload");
+        if (part.fileName === undefined) throw invalid("/body/file", "must be a file part (with a filename)");
+        const declaredType = (part.contentType ?? "application/octet-stream").trim();
+        if (!MEDIA_TYPE_RE.test(declaredType)) throw invalid("/body/file", "the part's Content-Type is not a media type");
+
+        const head: Buffer[] = [];
+        let headBytes = 0;
+        async function* tapped() {
+          for await (const chunk of part.body) {
+            if (headBytes < SNIFF_BYTES) {
+              head.push(Buffer.from(chunk.subarray(0, SNIFF_BYTES - headBytes)));
+              headBytes += Math.min(chunk.byteLength, SNIFF_BYTES - headBytes);
+            }
+            yield chunk;
+          }
+        }
+        const encrypted = encryptStream(ctx.deps.config.dataKek, tapped(), { maxBytes, aad: blobAad(purpose, ctx.partnerId, id) });
+        written = true; // a failed put may leave a partial object behind
+        try {
+          await store.put(storageKey, encrypted.ciphertext);
+        } catch (err) {
+          throw await uploadFailure(err, encrypted.done);
+        }
+        const result = await encrypted.done;
+        if (result.size === 0) throw invalid("/body/file", "the file is empty");
+        file = {
+          envelope: result.header,
+          sha256: result.sha256,
+          size: result.size,
+          fileName: cleanFileName(part.fileName),
+          declaredType,
+          sniffedType: sniffType(Buffer.concat(head)),
+        };
+      } else if (Object.hasOwn(opts.fields.shape, part.name)) {
+        if (Object.hasOwn(fields, part.name)) throw invalid(`/body/${part.name}`, "given more than once");
+        fields[part.name] = await readTextPart(part, 256);
+      } else {
+        throw invalid(`/body/${part.name.replaceAll("~", "~0").replaceAll("/", "~1")}`, "unknown property");
+      }
+    }
+    const parsed = opts.fields.safeParse(fields);
+    if (!parsed.success) {
+      const errors = zodIssuesToFieldErrors(parsed.error.issues, "body");
+      throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    }
+    if (!file) throw invalid("/body/file", "a file part is required");
+    const value: StagedUpload<z.output<S>> = { id, storageKey, fields: parsed.data as z.output<S>, ...file };
+    return {
+      value,
+      // The request as the idempotency fingerprint sees it: the fields and the file's facts.
+      fingerprint: { ...(parsed.data as object), fileName: value.fileName, mediaType: value.declaredType, size: value.size, sha256: value.sha256 },
+      discard,
+    };
+  } catch (err) {
+    await discard();
+    throw err;
+  }
+}
+
+/**
+ * The decrypted bytes of a stored file, as a stream. GCM verifies at the end: a
+ * tampered blob ends the stream with an error instead of completing it.
+ */
+export async function openEncryptedBlob(
+  ctx: TenantCtx,
+  blob: { purpose: BlobPurpose; id: string; storageKey: string; envelope: EnvelopeHeader },
+): Promise<ReadableStream<Uint8Array>> {
+  const stored = await ctx.deps.contentStore.get(blob.storageKey);
+  if (!stored) throw new ContentStoreError("read", undefined, "missing");
+  return decryptStream(ctx.deps.config.dataKek, blob.envelope, stored, { aad: blobAad(blob.purpose, ctx.partnerId, blob.id) });
+}
+
+/** RFC 6266 Content-Disposition for a download: the name UTF-8 percent-encoded, plus an ASCII fallback. */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
