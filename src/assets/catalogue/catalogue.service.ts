@@ -1,7 +1,7 @@
 // The catalogue: categories and the models in them, and GET /catalog over both. Other
 // modules check the categories and models a request names through requireCategory and
 // requireModel, so "unknown" and "archived" mean the same everywhere.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
@@ -49,6 +49,21 @@ export const requireModel = (ctx: TenantCtx, id: string, path: string): Promise<
 /** The model with this id and its category, whatever its status; undefined when there is none. */
 export async function findModel(ctx: TenantCtx, id: string): Promise<{ id: string; categoryId: string } | undefined> {
   return (await db(ctx).select({ id: catalogModels.id, categoryId: catalogModels.categoryId }).from(catalogModels).where(eq(catalogModels.id, id)))[0];
+}
+
+/** Active categories whose code or name equals one of `keys` ignoring case (keys lower-cased): imports resolve names through it. */
+export async function activeCategoriesNamed(ctx: TenantCtx, keys: string[]): Promise<CategoryRow[]> {
+  if (keys.length === 0) return [];
+  return db(ctx)
+    .select()
+    .from(catalogCategories)
+    .where(and(eq(catalogCategories.status, "active"), or(inArray(sql`lower(${catalogCategories.code})`, keys), inArray(sql`lower(${catalogCategories.name})`, keys))));
+}
+
+/** Active models whose name equals one of `keys` ignoring case (keys lower-cased), in any category. */
+export async function activeModelsNamed(ctx: TenantCtx, keys: string[]): Promise<ModelRow[]> {
+  if (keys.length === 0) return [];
+  return db(ctx).select().from(catalogModels).where(and(eq(catalogModels.status, "active"), inArray(sql`lower(${catalogModels.name})`, keys)));
 }
 
 // ---------------------------------------------------------------- categories

@@ -7,7 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { readSnapshot, withTx, type Querier } from "../../platform/db/transactions.ts";
-import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
+import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import type { LocationAncestor } from "../locations/locations.schemas.ts";
 import { locationPathFrom, requireLocation } from "../locations/locations.service.ts";
@@ -31,7 +31,7 @@ import type { ActivateItem, ConsumeItem, CreateAsset, MoveItem, UpdateItem } fro
 // Referenced records come from master data's checks: unknown or archived → 400 at the
 // body path, since nothing new may point at an archived record. References a PATCH
 // leaves unchanged are not re-checked.
-async function requireAgreementFor(ctx: RequestCtx, id: string, ownership: ItemRow["ownership"], ownerPartyId: string | null, path: string) {
+async function requireAgreementFor(ctx: TenantCtx, id: string, ownership: ItemRow["ownership"], ownerPartyId: string | null, path: string) {
   const agreement = await requireAgreement(ctx, id, path);
   if (agreement.terms !== ownership) {
     throw invalid(path, `the agreement's terms are ${agreement.terms} but the item's ownership is ${ownership}`);
@@ -43,11 +43,11 @@ async function requireAgreementFor(ctx: RequestCtx, id: string, ownership: ItemR
   return agreement;
 }
 
-function todayUtc(ctx: RequestCtx): string {
+function todayUtc(ctx: TenantCtx): string {
   return ctx.nowIso.slice(0, 10);
 }
 
-function assertNotFuture(ctx: RequestCtx, date: string | null | undefined, path: string): void {
+function assertNotFuture(ctx: TenantCtx, date: string | null | undefined, path: string): void {
   if (date && date > todayUtc(ctx)) throw invalid(path, "must not be in the future");
 }
 
@@ -55,72 +55,80 @@ function assertNotFuture(ctx: RequestCtx, date: string | null | undefined, path:
 // POST /assets
 
 export async function createAsset(ctx: RequestCtx, input: z.output<typeof CreateAsset>): Promise<ItemDto> {
+  return toItemDto(await withTx(ctx, () => registerAsset(ctx, input)));
+}
+
+/**
+ * The rules and writes of registering one asset, in the open transaction: the checks
+ * of POST /assets (400 at `at` + the field, e.g. `/body/locationId`), the item row, its
+ * `registered` movement (event `asset.created`) and history. POST /assets and CSV
+ * import commits both register through it.
+ */
+export async function registerAsset(ctx: TenantCtx, input: z.output<typeof CreateAsset>, at = "/body"): Promise<ItemRow> {
   if (input.ownership === "external" && input.ownerPartyId === undefined) {
-    throw invalid("/body/ownerPartyId", "required when ownership is external");
+    throw invalid(`${at}/ownerPartyId`, "required when ownership is external");
   }
   if (input.ownership === "owned" && input.ownerPartyId !== undefined) {
-    throw invalid("/body/ownerPartyId", "an operator-owned item has no owner party");
+    throw invalid(`${at}/ownerPartyId`, "an operator-owned item has no owner party");
   }
   let quantity = 1;
   if (input.tracking === "serialised") {
-    if (input.quantity !== undefined && input.quantity !== 1) throw invalid("/body/quantity", "a serialised item has quantity 1");
+    if (input.quantity !== undefined && input.quantity !== 1) throw invalid(`${at}/quantity`, "a serialised item has quantity 1");
   } else {
-    if (input.quantity === undefined) throw invalid("/body/quantity", "required for quantity tracking");
+    if (input.quantity === undefined) throw invalid(`${at}/quantity`, "required for quantity tracking");
     quantity = input.quantity;
   }
-  assertNotFuture(ctx, input.acquiredOn, "/body/acquiredOn");
+  assertNotFuture(ctx, input.acquiredOn, `${at}/acquiredOn`);
 
-  return withTx(ctx, async () => {
-    await requireLocation(ctx, input.locationId, "/body/locationId");
-    if (input.ownerPartyId !== undefined) await requireParty(ctx, input.ownerPartyId, "/body/ownerPartyId");
-    if (input.agreementId !== undefined) {
-      await requireAgreementFor(ctx, input.agreementId, input.ownership, input.ownerPartyId ?? null, "/body/agreementId");
-    }
-    if (input.categoryId !== undefined) await requireCategory(ctx, input.categoryId, "/body/categoryId");
-    let categoryId = input.categoryId ?? null;
-    if (input.modelId !== undefined) {
-      const model = await requireModel(ctx, input.modelId, "/body/modelId");
-      if (categoryId === null) categoryId = model.categoryId;
-      else if (categoryId !== model.categoryId) throw invalid("/body/categoryId", "does not match the model's category");
-    }
+  await requireLocation(ctx, input.locationId, `${at}/locationId`);
+  if (input.ownerPartyId !== undefined) await requireParty(ctx, input.ownerPartyId, `${at}/ownerPartyId`);
+  if (input.agreementId !== undefined) {
+    await requireAgreementFor(ctx, input.agreementId, input.ownership, input.ownerPartyId ?? null, `${at}/agreementId`);
+  }
+  if (input.categoryId !== undefined) await requireCategory(ctx, input.categoryId, `${at}/categoryId`);
+  let categoryId = input.categoryId ?? null;
+  if (input.modelId !== undefined) {
+    const model = await requireModel(ctx, input.modelId, `${at}/modelId`);
+    if (categoryId === null) categoryId = model.categoryId;
+    else if (categoryId !== model.categoryId) throw invalid(`${at}/categoryId`, "does not match the model's category");
+  }
 
-    const row = await insertItem(ctx, {
-      ...newRecordMeta(ctx),
-      name: input.name,
-      ownership: input.ownership,
-      ownerPartyId: input.ownerPartyId ?? null,
-      agreementId: input.agreementId ?? null,
-      modelId: input.modelId ?? null,
-      categoryId,
-      tracking: input.tracking,
-      quantity,
-      serialNumber: input.serialNumber ?? null,
-      condition: input.condition,
-      qualityStatus: input.qualityStatus,
-      acquisitionCostAmount: input.acquisitionCost?.amount ?? null,
-      acquisitionCostCurrency: input.acquisitionCost?.currency ?? null,
-      acquiredOn: input.acquiredOn ?? null,
-      attributes: input.attributes ?? {},
-      lifecycle: "planned",
-      locationId: input.locationId,
-      containerId: null,
-    });
-    await recordMovement(ctx, {
-      itemId: row.id,
-      kind: "registered",
-      toLocationId: row.locationId,
-      bizLocationId: row.locationId,
-      quantity: row.tracking === "quantity" ? row.quantity : null,
-      data: { ownership: row.ownership, tracking: row.tracking },
-    });
-    await recordItemHistory(ctx, row.id, "registered", {
-      ownership: row.ownership,
-      tracking: row.tracking,
-      quantity: row.quantity,
-      locationId: row.locationId,
-    });
-    return toItemDto(row);
+  const row = await insertItem(ctx, {
+    ...newRecordMeta(ctx),
+    name: input.name,
+    ownership: input.ownership,
+    ownerPartyId: input.ownerPartyId ?? null,
+    agreementId: input.agreementId ?? null,
+    modelId: input.modelId ?? null,
+    categoryId,
+    tracking: input.tracking,
+    quantity,
+    serialNumber: input.serialNumber ?? null,
+    condition: input.condition,
+    qualityStatus: input.qualityStatus,
+    acquisitionCostAmount: input.acquisitionCost?.amount ?? null,
+    acquisitionCostCurrency: input.acquisitionCost?.currency ?? null,
+    acquiredOn: input.acquiredOn ?? null,
+    attributes: input.attributes ?? {},
+    lifecycle: "planned",
+    locationId: input.locationId,
+    containerId: null,
   });
+  await recordMovement(ctx, {
+    itemId: row.id,
+    kind: "registered",
+    toLocationId: row.locationId,
+    bizLocationId: row.locationId,
+    quantity: row.tracking === "quantity" ? row.quantity : null,
+    data: { ownership: row.ownership, tracking: row.tracking },
+  });
+  await recordItemHistory(ctx, row.id, "registered", {
+    ownership: row.ownership,
+    tracking: row.tracking,
+    quantity: row.quantity,
+    locationId: row.locationId,
+  });
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 // Locations: the tree of sites, buildings, rooms, bins and vehicles. Other modules check
 // the locations a request names through requireLocation (or the *Exists helpers), so
 // "unknown" and "archived" mean the same everywhere, and read ancestors via locationPath.
-import { and, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
+import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
 import { insertRecord, loadOr404, recordExists, requireActive, updateVersioned } from "../../platform/db/records.ts";
@@ -39,6 +39,18 @@ export const activeLocationExists = (ctx: TenantCtx, id: string) => recordExists
 
 /** Whether a location has this id, whatever its status. */
 export const locationExists = (ctx: TenantCtx, id: string) => recordExists(ctx, locations, id);
+
+/**
+ * Active locations whose code or name equals one of `keys` ignoring case (keys given
+ * lower-cased, at most a few hundred per call): imports resolve names through it.
+ */
+export async function activeLocationsNamed(ctx: TenantCtx, keys: string[]): Promise<LocationRow[]> {
+  if (keys.length === 0) return [];
+  return db(ctx)
+    .select()
+    .from(locations)
+    .where(and(eq(locations.status, "active"), or(inArray(sql`lower(${locations.code})`, keys), inArray(sql`lower(${locations.name})`, keys))));
+}
 
 /**
  * The location `startId` evaluates to and its ancestors, root first, ending with the

@@ -1,7 +1,7 @@
 // Parties: the people and organisations assets are owned by, leased from or lent to.
 // Other modules check the parties a request names through requireParty (or the
 // *Exists helpers), so "unknown" and "archived" mean the same everywhere.
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
@@ -32,6 +32,12 @@ export const activePartyExists = (ctx: TenantCtx, id: string) => recordExists(ct
 
 /** Whether a party has this id, whatever its status. */
 export const partyExists = (ctx: TenantCtx, id: string) => recordExists(ctx, parties, id);
+
+/** Active parties whose name equals one of `keys` ignoring case (keys given lower-cased): imports resolve names through it. */
+export async function activePartiesNamed(ctx: TenantCtx, keys: string[]): Promise<PartyRow[]> {
+  if (keys.length === 0) return [];
+  return db(ctx).select().from(parties).where(and(eq(parties.status, "active"), inArray(sql`lower(${parties.name})`, keys)));
+}
 
 /** The FTS condition of `q` on parties (name, external reference); `match` is an ftsMatchQuery. Settings records use it too. */
 export function partyText(match: string): SQL {
