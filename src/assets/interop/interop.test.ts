@@ -1,0 +1,354 @@
+// Interoperability told as a story: a lighting desk (GS1 GIAI tag) and a cable
+// case (no GS1 identifier) are commissioned, the desk is checked out and returned,
+// both are packed onto an SSCC pallet, shipped, handed to a carrier and received
+// (unpacked), and a mistaken move is corrected. The EPCIS export of that story must
+// validate against GS1's EPCIS 2.0.1 JSON Schema (../shared/standards/epcis) with
+// Ajv and pass our bare-word CBV and time-zone rules; the canonical snapshot must
+// validate against the CanonicalSnapshot component the OpenAPI document publishes
+// and carry every identifier and movement exactly as the API shows them.
+import { test, expect, afterAll, beforeAll, describe } from "bun:test";
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { MutableClock } from "../../../test/harness.ts";
+import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
+import { partnerKit } from "../../../test/kit.ts";
+import { gs1CheckDigit } from "../identity/gs1.ts";
+import { runJob } from "../../jobs/run-job.ts";
+import { interopExportsJob } from "../../jobs/interop-exports.job.ts";
+import { profileIssues } from "./epcis.validation.ts";
+
+const STANDARDS = `${import.meta.dir}/../../../../shared/standards/epcis`;
+const officialSchema = JSON.parse(readFileSync(`${STANDARDS}/epcis-json-schema-2.0.1.json`, "utf8"));
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+const officialValidate = ajv.compile(officialSchema);
+
+/** The official schema's verdict plus our profile's, as readable strings. */
+function epcisErrors(doc: unknown): string[] {
+  const out: string[] = [];
+  if (!officialValidate(doc)) for (const e of officialValidate.errors ?? []) out.push(`schema ${e.instancePath} ${e.message}`);
+  for (const e of profileIssues(doc)) out.push(`profile ${e.path} ${e.message}`);
+  return out;
+}
+
+const MIN = 60_000;
+const T0 = new Date("2026-03-02T08:00:00.000Z");
+const clock = new MutableClock(T0);
+const api = await partnerKit({ clock, users: { admin: "admin", op: "operator" } });
+afterAll(() => api.close());
+const step = () => clock.advance(MIN);
+
+const sscc = (() => {
+  const body = "00614141" + "000000123";
+  return `${body}${gs1CheckDigit(body)}`;
+})();
+
+const ids = { warehouse: "", shelf: "", venue: "", hub: "", desk: "", cases: "", deskTag: "", checkout: "", shipment: "", pallet: "", moved: "", correction: "" };
+let packedSnapshot: any;
+
+async function snapshotValidator() {
+  const res = await api.env.call("GET", "/api/assets/openapi.json");
+  expect(res.status).toBe(200);
+  const doc = res.body;
+  expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
+  const a = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(a);
+  a.addSchema({ $id: "urn:openapi:assets", components: doc.components });
+  const v = a.getSchema("urn:openapi:assets#/components/schemas/CanonicalSnapshot");
+  expect(v).toBeDefined();
+  return (snapshot: unknown) => {
+    const ok = v!(snapshot);
+    return ok ? [] : (v!.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+}
+
+beforeAll(async () => {
+  ids.warehouse = (await api.seed.location({ name: "Warehouse", kind: "site" })).id;
+  ids.shelf = (await api.seed.location({ name: "Shelf 4", kind: "bin", parentId: ids.warehouse })).id;
+  ids.venue = (await api.seed.location({ name: "Venue", kind: "site" })).id;
+  ids.hub = (await api.seed.location({ name: "Carrier hub", kind: "other" })).id;
+  step();
+  ids.desk = (await api.seed.activeAsset({ name: "Lighting desk", locationId: ids.warehouse, acquisitionCost: { amount: "12500.5", currency: "EUR" } })).id;
+  ids.cases = (await api.seed.activeAsset({ name: "Cable case", locationId: ids.warehouse })).id;
+  step();
+  const tag = await api.create("/identifiers/issue", { itemId: ids.desk, scheme: "gs1_giai", value: "0614141DESK42", companyPrefixLength: 7 });
+  ids.deskTag = tag.id;
+  expect(tag.epcUri).toBe("urn:epc:id:giai:0614141.DESK42");
+  step();
+  ids.checkout = (await api.seed.checkout({ itemId: ids.desk, holder: { kind: "user", id: "op" } })).id;
+  step();
+  expect((await api.post(`/checkouts/${ids.checkout}/return`, { condition: "good" })).status).toBe(200);
+  step();
+  // A move to the wrong bin, then its correction (eventTime: it happened earlier).
+  expect((await api.post(`/items/${ids.cases}/move`, { toLocationId: ids.shelf, reason: "tidy" })).status).toBe(200);
+  const moves = await api.get("/movements", { query: { itemId: ids.cases, kind: "moved" } });
+  ids.moved = moves.body.items[0].id;
+  step();
+  const corr = await api.post(`/movements/${ids.moved}/correct`, { reason: "it was moved at 08:03", eventTime: new Date(T0.getTime() + 3 * MIN).toISOString() });
+  expect(corr.status).toBe(201);
+  ids.correction = corr.body.id;
+  step();
+  // Back to the warehouse floor, so it can be packed from the origin.
+  ids.shipment = (await api.create("/shipments", { originLocationId: ids.warehouse, destinationLocationId: ids.venue, carrier: "Road Co" })).id;
+  ids.pallet = (await api.create(`/shipments/${ids.shipment}/containers`, { kind: "pallet", code: sscc })).id;
+  step();
+  expect((await api.post(`/containers/${ids.pallet}/pack`, { itemIds: [ids.desk, ids.cases] })).status).toBe(200);
+  step();
+  packedSnapshot = (await api.get("/interoperability/snapshot")).body;
+  expect((await api.post(`/shipments/${ids.shipment}/dispatch`, {})).status).toBe(200);
+  step();
+  expect((await api.post(`/shipments/${ids.shipment}/handoff`, { carrier: "Air Co", readPointId: ids.hub })).status).toBe(200);
+  step();
+  const rec = await api.post(`/shipments/${ids.shipment}/receive`, { items: [{ itemId: ids.desk }, { itemId: ids.cases }] });
+  expect(rec.status).toBe(200);
+  step();
+});
+
+const window = () => ({ from: new Date(T0.getTime() - MIN).toISOString(), to: new Date(clock.now().getTime() + MIN).toISOString() });
+
+describe("GET /interoperability/epcis", () => {
+  test("the story's export validates against GS1's EPCIS 2.0.1 schema and passes our CBV and time-zone rules", async () => {
+    const res = await api.get("/interoperability/epcis", { query: window() });
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(epcisErrors(doc)).toEqual([]);
+    expect(doc.type).toBe("EPCISDocument");
+    expect(doc.schemaVersion).toBe("2.0");
+    expect(doc["@context"][0]).toBe("https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld");
+    expect(doc["ams:mappingProfile"]).toMatchObject({ epcisVersion: "2.0.1", cbvVersion: "2.0.0", certification: false });
+    // One event per movement of the window.
+    const all = await api.get("/movements", { query: { ...window(), limit: 200 } });
+    expect(doc.epcisBody.eventList.length).toBe(all.body.total);
+    expect(doc["ams:mappingProfile"].eventCount).toBe(all.body.total);
+    for (const ev of doc.epcisBody.eventList) {
+      expect(ev.eventTimeZoneOffset).toBe("+00:00");
+      expect(ev.recordTime).toMatch(/Z$/);
+      expect(ev.eventID).toBe(`urn:uuid:${ev["ams:movementId"]}`);
+      expect(typeof ev["ams:actorId"]).toBe("string");
+    }
+  });
+
+  test("commissioning, custody, shipping and receiving are ObjectEvents; items are named by EPC URN, else urn:uuid", async () => {
+    const doc = (await api.get("/interoperability/epcis", { query: window() })).body;
+    const of = (kind: string, item: string) => doc.epcisBody.eventList.filter((e: any) => e["ams:movementKind"] === kind && e["ams:itemId"] === item);
+    const deskEpc = "urn:epc:id:giai:0614141.DESK42";
+    const [registered] = of("registered", ids.desk);
+    // The desk got its GIAI after commissioning; its earliest EPC names it throughout.
+    expect(registered).toMatchObject({ type: "ObjectEvent", action: "ADD", bizStep: "commissioning", disposition: "active", epcList: [deskEpc] });
+    expect(registered.bizLocation).toEqual({ id: `urn:uuid:${ids.warehouse}` });
+    expect(of("registered", ids.cases)[0].epcList).toEqual([`urn:uuid:${ids.cases}`]);
+    expect(of("checked_out", ids.desk)[0]).toMatchObject({ bizStep: "dispensing", "ams:holder": { kind: "user", id: "op" }, "ams:actorId": "admin", "ams:checkoutId": ids.checkout });
+    expect(of("returned", ids.desk)[0]).toMatchObject({ bizStep: "stocking", disposition: "available" });
+    expect(of("dispatched", ids.desk)[0]).toMatchObject({ type: "ObjectEvent", bizStep: "shipping", disposition: "in_transit" });
+    expect(of("handed_off", ids.desk)[0]).toMatchObject({ bizStep: "transporting", readPoint: { id: `urn:uuid:${ids.hub}` } });
+    expect(of("received", ids.desk)[0]).toMatchObject({ bizStep: "receiving", "ams:toLocation": `urn:uuid:${ids.venue}` });
+  });
+
+  test("packing and unpacking are AggregationEvents with the SSCC pallet as parentID", async () => {
+    const doc = (await api.get("/interoperability/epcis", { query: window() })).body;
+    const agg = doc.epcisBody.eventList.filter((e: any) => e.type === "AggregationEvent");
+    expect(agg.map((e: any) => `${e.action} ${e.bizStep} ${e["ams:itemId"] === ids.desk ? "desk" : "cases"}`).sort()).toEqual([
+      "ADD packing cases",
+      "ADD packing desk",
+      "DELETE unpacking cases",
+      "DELETE unpacking desk",
+    ]);
+    for (const e of agg) {
+      expect(e.parentID).toBe(`https://id.gs1.org/00/${sscc}`);
+      expect(e.childEPCs).toEqual([e["ams:itemId"] === ids.desk ? "urn:epc:id:giai:0614141.DESK42" : `urn:uuid:${ids.cases}`]);
+      expect(e.epcList).toBeUndefined();
+    }
+  });
+
+  test("a corrected movement carries errorDeclaration naming its corrective event, which maps as the kind it corrects", async () => {
+    const doc = (await api.get("/interoperability/epcis", { query: window() })).body;
+    const byId = new Map(doc.epcisBody.eventList.map((e: any) => [e["ams:movementId"], e]));
+    const original: any = byId.get(ids.moved);
+    const corrective: any = byId.get(ids.correction);
+    expect(original.errorDeclaration).toEqual({
+      declarationTime: new Date(T0.getTime() + 6 * MIN).toISOString(),
+      reason: "incorrect_data",
+      correctiveEventIDs: [`urn:uuid:${ids.correction}`],
+    });
+    expect(corrective).toMatchObject({ type: "ObjectEvent", bizStep: "storing", "ams:movementKind": "corrected", "ams:corrects": `urn:uuid:${ids.moved}` });
+    expect(corrective.eventTime).toBe(new Date(T0.getTime() + 3 * MIN).toISOString());
+    expect(corrective.errorDeclaration).toBeUndefined();
+  });
+
+  test("filters: itemId and kind narrow the events; the filters are echoed in the mapping profile", async () => {
+    const res = await api.get("/interoperability/epcis", { query: { ...window(), itemId: ids.cases, kind: "packed,unpacked" } });
+    expect(res.status).toBe(200);
+    expect(res.body.epcisBody.eventList.map((e: any) => e["ams:movementKind"])).toEqual(["packed", "unpacked"]);
+    expect(res.body["ams:mappingProfile"].filters).toEqual({ ...window(), itemId: ids.cases, kind: ["packed", "unpacked"] });
+    expect(epcisErrors(res.body)).toEqual([]);
+  });
+
+  test("bounds: to after from and at most 366 days; from and to are required", async () => {
+    const from = "2025-01-01T00:00:00Z";
+    expectFieldError(await api.get("/interoperability/epcis", { query: { from, to: "2026-01-03T00:00:00Z" } }), "/query/to");
+    expect((await api.get("/interoperability/epcis", { query: { from, to: "2026-01-02T00:00:00Z" } })).status).toBe(200);
+    expectFieldError(await api.get("/interoperability/epcis", { query: { from, to: from } }), "/query/to");
+    expectFieldError(await api.get("/interoperability/epcis", { query: { from } }), "/query/to");
+  });
+
+  test("step-up and ams_admin are required", async () => {
+    const stale = await api.env.token("admin", { ageSeconds: 901 });
+    expectProblem(await api.get("/interoperability/epcis", { query: window(), token: stale }), 403, "step_up_required");
+    expectProblem(await api.get("/interoperability/snapshot", { token: stale }), 403, "step_up_required");
+    expectProblem(await api.post("/interoperability/jobs", { format: "snapshot" }, { token: stale }), 403, "step_up_required");
+    expectProblem(await api.as("op").get("/interoperability/epcis", { query: window() }), 403, "capability_denied");
+    expectProblem(await api.as("op").post("/interoperability/epcis/validate", { document: {} }), 403, "capability_denied");
+  });
+});
+
+describe("POST /interoperability/epcis/validate", () => {
+  const examples = ["Example_9.6.1-ObjectEvent", "Example_9.6.2-ObjectEvent", "Example_9.6.3-AggregationEvent", "SensorDataExample1", "aggregation_event_all_possible_fields", "object_event_all_possible_fields"];
+  const load = (name: string) => JSON.parse(readFileSync(`${STANDARDS}/examples/${name}.jsonld`, "utf8"));
+
+  test.each(examples)("GS1's %s is valid (no Idempotency-Key needed)", async (name) => {
+    const res = await api.post("/interoperability/epcis/validate", { document: load(name) }, { idem: false });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toEqual([]);
+    expect(res.body.valid).toBe(true);
+  });
+
+  test("a broken copy fails with every error at its JSON path", async () => {
+    const doc = load("Example_9.6.1-ObjectEvent");
+    delete doc.epcisBody.eventList[0].eventTimeZoneOffset;
+    doc.epcisBody.eventList[1].bizStep = "urn:epcglobal:cbv:bizstep:receiving";
+    doc.epcisBody.eventList[1].disposition = "https://ref.gs1.org/cbv/Disp-in_progress";
+    doc.epcisBody.eventList[1].eventTime = "2005-04-04T20:33:31.116+02:00";
+    doc.schemaVersion = "2.0.1";
+    delete doc.creationDate;
+    const res = await api.post("/interoperability/epcis/validate", { document: doc }, { idem: false });
+    expect(res.status).toBe(200);
+    expect(res.body.valid).toBe(false);
+    const at = (path: string, rule: string) => res.body.errors.filter((e: any) => e.path === path && e.rule === rule);
+    expect(at("/epcisBody/eventList/0/eventTimeZoneOffset", "schema").length).toBeGreaterThan(0);
+    expect(at("/epcisBody/eventList/0/eventTimeZoneOffset", "profile").length).toBe(1);
+    expect(at("/epcisBody/eventList/1/bizStep", "schema").length).toBeGreaterThan(0);
+    expect(at("/epcisBody/eventList/1/bizStep", "profile")[0].message).toContain("bare word");
+    expect(at("/epcisBody/eventList/1/disposition", "profile")[0].message).toContain("bare word");
+    expect(at("/epcisBody/eventList/1/eventTime", "profile")[0].message).toContain("-06:00");
+    expect(at("/schemaVersion", "profile").length).toBe(1);
+    expect(at("/creationDate", "schema").length).toBe(1);
+  });
+
+  test("an unknown bare word is refused by the profile; a partner's own URI term is accepted", async () => {
+    const doc = load("Example_9.6.2-ObjectEvent");
+    doc.epcisBody.eventList[0].bizStep = "https://example.com/steps/polishing";
+    expect((await api.post("/interoperability/epcis/validate", { document: doc }, { idem: false })).body.valid).toBe(true);
+    doc.epcisBody.eventList[0].sourceList = [{ type: "possessor", source: "urn:epc:id:pgln:0614141.00001" }];
+    const res = await api.post("/interoperability/epcis/validate", { document: doc }, { idem: false });
+    expect(res.body.errors.filter((e: any) => e.rule === "profile")).toEqual([
+      { path: "/epcisBody/eventList/0/sourceList/0/type", message: 'source type "possessor" is not a CBV 2.0.0 term (a partner\'s own term must be a URI)', rule: "profile" },
+    ]);
+  });
+
+  test("our own export is valid by the route too", async () => {
+    const doc = (await api.get("/interoperability/epcis", { query: window() })).body;
+    const res = await api.post("/interoperability/epcis/validate", { document: doc }, { idem: false });
+    expect(res.body).toMatchObject({ valid: true, errors: [] });
+  });
+
+  test("the service ships the official schema unchanged", () => {
+    expect(readFileSync(`${import.meta.dir}/standards/epcis-json-schema-2.0.1.json`, "utf8")).toBe(readFileSync(`${STANDARDS}/epcis-json-schema-2.0.1.json`, "utf8"));
+  });
+});
+
+describe("GET /interoperability/snapshot", () => {
+  test("validates against the CanonicalSnapshot schema the OpenAPI document publishes", async () => {
+    const validate = await snapshotValidator();
+    const res = await api.get("/interoperability/snapshot");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(validate(res.body)).toEqual([]);
+    expect(validate(packedSnapshot)).toEqual([]);
+    expect(res.body.schemaVersion).toBe("1.0");
+    expect(res.body.provenance).toMatchObject({ generatedAt: clock.now().toISOString(), generatedBy: "admin", producedBy: "admin", jobId: null });
+    expect(res.body.provenance.service.name).toBe("asset-planning-api");
+    // The published schema is strict: an unpublished field fails it.
+    expect(validate({ ...res.body, extra: 1 }).length).toBeGreaterThan(0);
+  });
+
+  test("round-trips every identifier and movement exactly as the API shows them", async () => {
+    const snap = (await api.get("/interoperability/snapshot")).body;
+    const tag = (await api.get(`/identifiers/${ids.deskTag}`)).body;
+    const inSnap = snap.identifiers.find((i: any) => i.id === ids.deskTag);
+    for (const k of ["id", "itemId", "scheme", "value", "epcUri", "digitalLink", "state", "version", "createdAt", "updatedAt", "createdBy"]) expect(inSnap[k]).toEqual(tag[k]);
+    const listed: any[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.get("/movements", { query: { limit: 200, ...(cursor ? { cursor } : {}) } });
+      listed.push(...page.body.items);
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor);
+    expect(snap.chronology.movements.length).toBe(listed.length);
+    const byId = new Map(snap.chronology.movements.map((m: any) => [m.id, m]));
+    for (const m of listed) expect(byId.get(m.id)).toEqual(m);
+    expect(snap.assets.map((a: any) => a.id).sort()).toEqual([ids.desk, ids.cases].sort());
+    expect(snap.chronology.records.some((r: any) => r.itemId === ids.desk && r.kind === "identifier_issued")).toBe(true);
+  });
+
+  test("preserves custody, containment, corrections and economic entries", async () => {
+    const snap = (await api.get("/interoperability/snapshot")).body;
+    expect(snap.custody).toEqual([expect.objectContaining({ id: ids.checkout, itemId: ids.desk, state: "returned", holder: { kind: "user", id: "op" } })]);
+    expect(snap.economicEntries).toEqual([{ itemId: ids.desk, kind: "acquisition", amount: { amount: "12500.50", currency: "EUR" }, on: null }]);
+    const moved = snap.chronology.movements.find((m: any) => m.id === ids.moved);
+    expect(moved.correctedBy).toBe(ids.correction);
+    expect(snap.locations.map((l: any) => l.id)).toContain(ids.shelf);
+    // Received: nothing is contained any more. While packed, both items were on the pallet.
+    expect(snap.containment).toEqual([]);
+    expect(packedSnapshot.containment.map((c: any) => [c.itemId, c.transitContainer?.code, c.transitContainer?.id]).sort()).toEqual(
+      [[ids.desk, sscc, ids.pallet], [ids.cases, sscc, ids.pallet]].sort(),
+    );
+  });
+});
+
+describe("POST /interoperability/jobs", () => {
+  test("an EPCIS job is queued, run by the interop-exports job, stored encrypted and downloaded", async () => {
+    const res = await api.post("/interoperability/jobs", { format: "epcis", ...window(), kind: ["packed", "unpacked"] });
+    expect(res.status).toBe(201);
+    const job = res.body;
+    expect(job).toMatchObject({ format: "epcis", state: "queued", result: null, createdBy: "admin" });
+    expect(res.headers.get("location")).toContain(`/interoperability/jobs/${job.id}`);
+    expectProblem(await api.get(`/interoperability/jobs/${job.id}/result`), 409, "state_conflict");
+
+    const [outcome] = await runJob(api.env.deps, interopExportsJob, { partnerId: api.partnerId });
+    expect(outcome).toMatchObject({ status: "succeeded", processed: 1 });
+    const done = (await api.get(`/interoperability/jobs/${job.id}`)).body;
+    expect(done).toMatchObject({ state: "succeeded", failure: null, result: { contentType: "application/json", count: 4 } });
+    // No storage location in any response.
+    expect(JSON.stringify(done)).not.toContain("interop/");
+
+    const download = await api.get(`/interoperability/jobs/${job.id}/result`);
+    expect(download.status).toBe(200);
+    expect(epcisErrors(download.body)).toEqual([]);
+    expect(download.body.epcisBody.eventList.map((e: any) => e.type)).toEqual(Array(4).fill("AggregationEvent"));
+    const text = JSON.stringify(download.body);
+    expect(createHash("sha256").update(text).digest("hex")).toBe(done.result.sha256);
+    // What the content store holds is ciphertext.
+    const blob = new Uint8Array(await new Response(await api.env.deps.contentStore.get(`interop/${api.partnerId}/${job.id}`)).arrayBuffer());
+    expect(Buffer.from(blob).includes("EPCISDocument")).toBe(false);
+    expect(blob.byteLength).toBe(done.result.bytes + 16);
+  });
+
+  test("a snapshot job produces a snapshot that validates against the published schema", async () => {
+    const job = (await api.post("/interoperability/jobs", { format: "snapshot" })).body;
+    await runJob(api.env.deps, interopExportsJob, { partnerId: api.partnerId });
+    const done = (await api.get(`/interoperability/jobs/${job.id}`)).body;
+    expect(done.state).toBe("succeeded");
+    const snap = (await api.get(`/interoperability/jobs/${job.id}/result`)).body;
+    expect((await snapshotValidator())(snap)).toEqual([]);
+    expect(snap.provenance).toMatchObject({ generatedBy: "admin", producedBy: "system", jobId: job.id });
+  });
+
+  test("an EPCIS job's window is checked when it is asked for; unknown jobs are 404", async () => {
+    expectFieldError(await api.post("/interoperability/jobs", { format: "epcis", from: "2025-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z" }), "/body/to");
+    expectFieldError(await api.post("/interoperability/jobs", { format: "csv" }), "/body/format");
+    expectProblem(await api.get(`/interoperability/jobs/${crypto.randomUUID()}`), 404, "not_found");
+  });
+});

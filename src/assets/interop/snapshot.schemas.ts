@@ -1,0 +1,185 @@
+// The canonical snapshot (GET /interoperability/snapshot), schema version 1.0.
+// Authored as zod and published as the `CanonicalSnapshot` component of the
+// OpenAPI 3.1 document (JSON Schema 2020-12); the tests validate real snapshots
+// against that published component with Ajv's 2020 class. Every object is strict
+// (additionalProperties: false), so a field the service adds without publishing it
+// fails those tests.
+import { z } from "@hono/zod-openapi";
+import { MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+
+export const SNAPSHOT_SCHEMA_VERSION = "1.0";
+
+const Ts = z.string().openapi({ format: "date-time" });
+const NullableTs = Ts.nullable();
+
+export const SnapshotProvenance = z
+  .strictObject({
+    generatedAt: Ts.openapi({ description: "Server time the snapshot was started; every record in it was committed by then." }),
+    generatedBy: z.string().openapi({ description: "The member who asked for it (the requester of a background job)." }),
+    producedBy: z.string().openapi({ description: "Who assembled it: the same member for a direct request, `system` for a background job." }),
+    service: z.strictObject({
+      name: z.string(),
+      version: z.string().openapi({ description: "Service release (package version)." }),
+      apiVersion: z.string().openapi({ description: "HTTP API version (contract §5)." }),
+    }),
+    jobId: z.string().nullable().openapi({ description: "The background job that produced it, if any." }),
+  })
+  .openapi("SnapshotProvenance", { description: "Who asked for the snapshot, when, and which service release produced it." });
+
+export const SnapshotAsset = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    ownership: z.enum(["owned", "external"]),
+    tracking: z.enum(["serialised", "quantity"]),
+    quantity: z.number().int(),
+    serialNumber: z.string().nullable(),
+    condition: z.string(),
+    qualityStatus: z.string(),
+    lifecycle: z.string(),
+    availability: z.string(),
+    locationId: z.string(),
+    containerItemId: z.string().nullable().openapi({ description: "The item this item is inside (kernel containment), if any." }),
+    modelId: z.string().nullable(),
+    categoryId: z.string().nullable(),
+    ownerPartyId: z.string().nullable(),
+    agreementId: z.string().nullable(),
+    acquiredOn: z.string().nullable(),
+    attributes: z.record(z.string(), z.unknown()),
+    version: z.number().int(),
+    createdAt: Ts,
+    updatedAt: Ts,
+    createdBy: z.string(),
+  })
+  .openapi("SnapshotAsset");
+
+export const SnapshotIdentifier = z
+  .strictObject({
+    id: z.string(),
+    itemId: z.string(),
+    scheme: z.string(),
+    value: z.string().openapi({ description: "Canonical spelling (GS1 element string, EPC URN or the trimmed value)." }),
+    epcUri: z.string().nullable(),
+    digitalLink: z.string().nullable(),
+    state: z.enum(["issued", "active", "suspended", "retired"]),
+    version: z.number().int(),
+    createdAt: Ts,
+    updatedAt: Ts,
+    createdBy: z.string(),
+  })
+  .openapi("SnapshotIdentifier");
+
+export const SnapshotLocation = z
+  .strictObject({
+    id: z.string(),
+    parentId: z.string().nullable(),
+    name: z.string(),
+    kind: z.string(),
+    code: z.string().nullable(),
+    status: z.string(),
+  })
+  .openapi("SnapshotLocation", { description: "Locations referenced as read points, business locations and places of items." });
+
+export const SnapshotMovement = z
+  .strictObject({
+    id: z.string(),
+    itemId: z.string(),
+    kind: z.enum(MOVEMENT_KINDS),
+    eventTime: Ts,
+    recordedAt: Ts,
+    actorId: z.string(),
+    readPointId: z.string().nullable(),
+    bizLocationId: z.string().nullable(),
+    fromLocationId: z.string().nullable(),
+    toLocationId: z.string().nullable(),
+    fromContainerId: z.string().nullable(),
+    toContainerId: z.string().nullable(),
+    holder: z.strictObject({ kind: z.string(), id: z.string() }).nullable(),
+    quantity: z.number().int().nullable(),
+    checkoutId: z.string().nullable(),
+    reason: z.string().nullable(),
+    corrects: z.string().nullable().openapi({ description: "The movement this one corrects." }),
+    correctedBy: z.string().nullable().openapi({ description: "The correction appended for this movement, if any." }),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi("SnapshotMovement", { description: "One step of the movement chronology, exactly as GET /movements shows it." });
+
+export const SnapshotRecordEntry = z
+  .strictObject({
+    id: z.string(),
+    itemId: z.string(),
+    kind: z.string(),
+    actorId: z.string(),
+    recordedAt: Ts,
+    reason: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi("SnapshotRecordEntry", { description: "A non-physical fact of an item's own record (activation, identifier issue, edits)." });
+
+export const SnapshotContainment = z
+  .strictObject({
+    itemId: z.string(),
+    containerItemId: z.string().nullable().openapi({ description: "Kernel containment: the item it is inside." }),
+    transitContainer: z
+      .strictObject({ id: z.string(), shipmentId: z.string(), kind: z.string(), code: z.string().nullable(), packedAt: Ts })
+      .nullable()
+      .openapi({ description: "The shipment container it is packed in now, if any." }),
+  })
+  .openapi("SnapshotContainment", { description: "Current containment of every item that is inside something." });
+
+export const SnapshotCustody = z
+  .strictObject({
+    id: z.string(),
+    itemId: z.string(),
+    state: z.enum(["reserved", "checked_out", "returned", "cancelled"]),
+    holder: z.strictObject({ kind: z.string(), id: z.string() }),
+    startsAt: Ts,
+    endsAt: NullableTs,
+    dueAt: NullableTs,
+    checkedOutAt: NullableTs,
+    acknowledgedAt: NullableTs,
+    acknowledgedBy: z.string().nullable(),
+    returnedAt: NullableTs,
+    returnCondition: z.string().nullable(),
+    returnLocationId: z.string().nullable(),
+    note: z.string().nullable(),
+    version: z.number().int(),
+    createdAt: Ts,
+    updatedAt: Ts,
+    createdBy: z.string(),
+  })
+  .openapi("SnapshotCustody", { description: "Checkouts and reservations, open and closed." });
+
+export const SnapshotEconomicEntry = z
+  .strictObject({
+    itemId: z.string(),
+    kind: z.enum(["acquisition"]),
+    amount: z.strictObject({ amount: z.string(), currency: z.string() }),
+    on: z.string().nullable().openapi({ description: "Calendar date of the entry (acquisition date), if known." }),
+  })
+  .openapi("SnapshotEconomicEntry", { description: "Money facts about items. Schema 1.0 carries acquisition costs." });
+
+export const CanonicalSnapshot = z
+  .strictObject({
+    schemaVersion: z.literal(SNAPSHOT_SCHEMA_VERSION),
+    partnerId: z.string(),
+    provenance: SnapshotProvenance,
+    locations: z.array(SnapshotLocation),
+    assets: z.array(SnapshotAsset),
+    identifiers: z.array(SnapshotIdentifier),
+    containment: z.array(SnapshotContainment),
+    custody: z.array(SnapshotCustody),
+    economicEntries: z.array(SnapshotEconomicEntry),
+    chronology: z.strictObject({
+      movements: z.array(SnapshotMovement).openapi({
+        description: "Every movement recorded by generatedAt, by (recordedAt, id); corrections are rows of their own linked by `corrects`/`correctedBy`.",
+      }),
+      records: z.array(SnapshotRecordEntry).openapi({ description: "The items' own record history, by (recordedAt, id)." }),
+    }),
+  })
+  .openapi("CanonicalSnapshot", {
+    description:
+      "A partner's asset data as one portable document, schema version 1.0: assets, identifiers, locations, containment, custody, " +
+      "economic entries and the event and record chronology with its corrections, with provenance. Streamed section by section.",
+  });
+export type CanonicalSnapshot = z.infer<typeof CanonicalSnapshot>;

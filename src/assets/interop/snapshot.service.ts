@@ -1,0 +1,303 @@
+// The canonical snapshot, written as a stream: each section is read in keyset
+// pages of PAGE rows and serialised as it goes, so a large partner's snapshot never
+// sits in memory whole. interop is a named read model (test/contract/layout.test.ts):
+// it reads the other domains' tables directly, and only reads them.
+import { and, asc, eq, gt, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { db } from "../../platform/db/transactions.ts";
+import { API_VERSION } from "../../platform/openapi/document.ts";
+import { items, itemHistory, movements } from "../kernel/kernel.tables.ts";
+import { identifiers } from "../identity/identity.tables.ts";
+import { locations } from "../locations/locations.tables.ts";
+import { checkouts } from "../custody/custody.tables.ts";
+import { shipmentContainers, shipmentItems } from "../transit/transit.tables.ts";
+import pkg from "../../../package.json" with { type: "json" };
+import { SNAPSHOT_SCHEMA_VERSION, type CanonicalSnapshot } from "./snapshot.schemas.ts";
+
+const PAGE = 500;
+
+type Section<K extends keyof CanonicalSnapshot> = CanonicalSnapshot[K];
+type Row<A> = A extends Array<infer R> ? R : never;
+
+export interface SnapshotRequest {
+  /** The member who asked (the requester of a background job). */
+  generatedBy: string;
+  jobId: string | null;
+}
+
+export interface SnapshotCounts {
+  records: number;
+}
+
+/** The service release and API version every export names. */
+export const SERVICE_INFO = { name: pkg.name, version: pkg.version, apiVersion: API_VERSION } as const;
+
+/**
+ * Reads one table in pages ordered by (ts, id) — or by id alone when ts is absent —
+ * so each row is read once however long the stream takes.
+ */
+async function* pages<R extends { id: string }>(
+  read: (after: SQL | undefined) => Promise<R[]>,
+  idCol: SQLiteColumn,
+  tsCol?: { col: SQLiteColumn; of: (r: R) => string },
+): AsyncGenerator<R[]> {
+  let after: SQL | undefined;
+  for (;;) {
+    const rows = await read(after);
+    if (rows.length > 0) yield rows;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1]!;
+    after = tsCol
+      ? or(gt(tsCol.col, tsCol.of(last)), and(eq(tsCol.col, tsCol.of(last)), gt(idCol, last.id)))
+      : gt(idCol, last.id);
+  }
+}
+
+const correctedByCol = sql<string | null>`(SELECT c.id FROM movements c WHERE c.corrects_id = "movements"."id" LIMIT 1)`;
+
+/**
+ * Every section of the snapshot as async pages of DTOs, in document order.
+ * Records written after `asOf` (movements, history) are left out, so the
+ * chronology is the one committed when the snapshot started.
+ */
+function sections(ctx: TenantCtx, asOf: string) {
+  const q = () => db(ctx);
+  return {
+    async *locations(): AsyncGenerator<Section<"locations">> {
+      for await (const rows of pages((after) => q().select().from(locations).where(after).orderBy(asc(locations.id)).limit(PAGE), locations.id)) {
+        yield rows.map((r) => ({ id: r.id, parentId: r.parentId, name: r.name, kind: r.kind, code: r.code, status: r.status }));
+      }
+    },
+    async *assets(): AsyncGenerator<Section<"assets">> {
+      for await (const rows of pages((after) => q().select().from(items).where(after).orderBy(asc(items.id)).limit(PAGE), items.id)) {
+        yield rows.map((r) => ({
+          id: r.id,
+          name: r.name,
+          ownership: r.ownership,
+          tracking: r.tracking,
+          quantity: r.quantity,
+          serialNumber: r.serialNumber,
+          condition: r.condition,
+          qualityStatus: r.qualityStatus,
+          lifecycle: r.lifecycle,
+          availability: r.availability,
+          locationId: r.locationId,
+          containerItemId: r.containerId,
+          modelId: r.modelId,
+          categoryId: r.categoryId,
+          ownerPartyId: r.ownerPartyId,
+          agreementId: r.agreementId,
+          acquiredOn: r.acquiredOn,
+          attributes: r.attributes,
+          version: r.version,
+          createdAt: r.createdAt,
+          updatedAt: r.updatedAt,
+          createdBy: r.createdBy,
+        }));
+      }
+    },
+    async *identifiers(): AsyncGenerator<Section<"identifiers">> {
+      for await (const rows of pages((after) => q().select().from(identifiers).where(after).orderBy(asc(identifiers.id)).limit(PAGE), identifiers.id)) {
+        yield rows.map((r) => ({
+          id: r.id,
+          itemId: r.itemId,
+          scheme: r.scheme,
+          value: r.value,
+          epcUri: r.epcUri,
+          digitalLink: r.digitalLink,
+          state: r.state,
+          version: r.version,
+          createdAt: r.createdAt,
+          updatedAt: r.updatedAt,
+          createdBy: r.createdBy,
+        }));
+      }
+    },
+    async *containment(): AsyncGenerator<Section<"containment">> {
+      // Items inside another item, and items packed in a shipment container now:
+      // one entry per item, both facts side by side.
+      const read = (after: SQL | undefined) =>
+        q()
+          .select({
+            id: items.id,
+            containerItemId: items.containerId,
+            transitId: shipmentContainers.id,
+            shipmentId: shipmentContainers.shipmentId,
+            transitKind: shipmentContainers.kind,
+            transitCode: shipmentContainers.code,
+            packedAt: shipmentItems.packedAt,
+          })
+          .from(items)
+          .leftJoin(shipmentItems, and(eq(shipmentItems.itemId, items.id), eq(shipmentItems.state, "packed")))
+          .leftJoin(shipmentContainers, eq(shipmentContainers.id, shipmentItems.containerId))
+          .where(and(or(isNotNull(items.containerId), isNotNull(shipmentItems.id)), after))
+          .orderBy(asc(items.id))
+          .limit(PAGE);
+      for await (const rows of pages(read, items.id)) {
+        yield rows.map((r) => ({
+          itemId: r.id,
+          containerItemId: r.containerItemId,
+          transitContainer:
+            r.transitId && r.shipmentId && r.transitKind && r.packedAt
+              ? { id: r.transitId, shipmentId: r.shipmentId, kind: r.transitKind, code: r.transitCode, packedAt: r.packedAt }
+              : null,
+        }));
+      }
+    },
+    async *custody(): AsyncGenerator<Section<"custody">> {
+      for await (const rows of pages((after) => q().select().from(checkouts).where(after).orderBy(asc(checkouts.id)).limit(PAGE), checkouts.id)) {
+        yield rows.map((r) => ({
+          id: r.id,
+          itemId: r.itemId,
+          state: r.state,
+          holder: { kind: r.holderKind, id: r.holderId },
+          startsAt: r.startsAt,
+          endsAt: r.endsAt,
+          dueAt: r.dueAt,
+          checkedOutAt: r.checkedOutAt,
+          acknowledgedAt: r.acknowledgedAt,
+          acknowledgedBy: r.acknowledgedBy,
+          returnedAt: r.returnedAt,
+          returnCondition: r.returnCondition,
+          returnLocationId: r.returnLocationId,
+          note: r.note,
+          version: r.version,
+          createdAt: r.createdAt,
+          updatedAt: r.updatedAt,
+          createdBy: r.createdBy,
+        }));
+      }
+    },
+    async *economicEntries(): AsyncGenerator<Section<"economicEntries">> {
+      const read = (after: SQL | undefined) =>
+        q()
+          .select({ id: items.id, amount: items.acquisitionCostAmount, currency: items.acquisitionCostCurrency, on: items.acquiredOn })
+          .from(items)
+          .where(and(isNotNull(items.acquisitionCostAmount), after))
+          .orderBy(asc(items.id))
+          .limit(PAGE);
+      for await (const rows of pages(read, items.id)) {
+        yield rows.map((r) => ({ itemId: r.id, kind: "acquisition" as const, amount: { amount: r.amount!, currency: r.currency ?? "" }, on: r.on }));
+      }
+    },
+    async *movements(): AsyncGenerator<Section<"chronology">["movements"]> {
+      const read = (after: SQL | undefined) =>
+        q()
+          .select({ row: movements, correctedBy: correctedByCol })
+          .from(movements)
+          .where(and(lte(movements.recordedAt, asOf), after))
+          .orderBy(asc(movements.recordedAt), asc(movements.id))
+          .limit(PAGE)
+          .then((rs) => rs.map((r) => ({ ...r, id: r.row.id })));
+      for await (const rows of pages(read, movements.id, { col: movements.recordedAt, of: (r) => r.row.recordedAt })) {
+        yield rows.map(({ row: r, correctedBy }) => ({
+          id: r.id,
+          itemId: r.itemId,
+          kind: r.kind as Row<Section<"chronology">["movements"]>["kind"],
+          eventTime: r.eventTime,
+          recordedAt: r.recordedAt,
+          actorId: r.actorId,
+          readPointId: r.readPointId,
+          bizLocationId: r.bizLocationId,
+          fromLocationId: r.fromLocationId,
+          toLocationId: r.toLocationId,
+          fromContainerId: r.fromContainerId,
+          toContainerId: r.toContainerId,
+          holder: r.holderKind && r.holderId ? { kind: r.holderKind, id: r.holderId } : null,
+          quantity: r.quantity,
+          checkoutId: r.checkoutId,
+          reason: r.reason,
+          corrects: r.correctsId,
+          // A correction recorded after asOf is not part of this snapshot.
+          correctedBy,
+          data: r.data,
+        }));
+      }
+    },
+    async *records(): AsyncGenerator<Section<"chronology">["records"]> {
+      const read = (after: SQL | undefined) =>
+        q()
+          .select()
+          .from(itemHistory)
+          .where(and(lte(itemHistory.recordedAt, asOf), after))
+          .orderBy(asc(itemHistory.recordedAt), asc(itemHistory.id))
+          .limit(PAGE);
+      for await (const rows of pages(read, itemHistory.id, { col: itemHistory.recordedAt, of: (r) => r.recordedAt })) {
+        yield rows.map((r) => ({ id: r.id, itemId: r.itemId, kind: r.kind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data }));
+      }
+    },
+  };
+}
+
+/**
+ * The snapshot as JSON text chunks, in the order of the published schema. The
+ * caller owns the tenant handle for as long as the generator runs.
+ */
+export async function* snapshotChunks(ctx: TenantCtx, req: SnapshotRequest, counts: SnapshotCounts = { records: 0 }): AsyncGenerator<string> {
+  const asOf = ctx.nowIso;
+  const s = sections(ctx, asOf);
+  const provenance: CanonicalSnapshot["provenance"] = {
+    generatedAt: asOf,
+    generatedBy: req.generatedBy,
+    producedBy: ctx.actorId,
+    service: { ...SERVICE_INFO },
+    jobId: req.jobId,
+  };
+  yield `{"schemaVersion":${JSON.stringify(SNAPSHOT_SCHEMA_VERSION)},"partnerId":${JSON.stringify(ctx.partnerId)},"provenance":${JSON.stringify(provenance)}`;
+  async function* array(name: string, source: AsyncGenerator<unknown[]>, lead = ","): AsyncGenerator<string> {
+    yield `${lead}${JSON.stringify(name)}:[`;
+    let first = true;
+    for await (const page of source) {
+      let out = "";
+      for (const rec of page) {
+        out += (first ? "" : ",") + JSON.stringify(rec);
+        first = false;
+        counts.records++;
+      }
+      yield out;
+    }
+    yield "]";
+  }
+  yield* array("locations", s.locations());
+  yield* array("assets", s.assets());
+  yield* array("identifiers", s.identifiers());
+  yield* array("containment", s.containment());
+  yield* array("custody", s.custody());
+  yield* array("economicEntries", s.economicEntries());
+  yield `,"chronology":{`;
+  yield* array("movements", s.movements(), "");
+  yield* array("records", s.records());
+  yield "}}";
+}
+
+/** The chunks as a byte stream (pull-based: one page is read per pull). */
+export function snapshotStream(ctx: TenantCtx, req: SnapshotRequest, onDone: () => void, counts?: SnapshotCounts): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const it = snapshotChunks(ctx, req, counts);
+  let closed = false;
+  const finish = () => {
+    if (!closed) {
+      closed = true;
+      onDone();
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const step = await it.next();
+        if (step.done) {
+          controller.close();
+          finish();
+        } else controller.enqueue(enc.encode(step.value));
+      } catch (err) {
+        finish();
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      finish();
+      await it.return(undefined);
+    },
+  });
+}
