@@ -1,0 +1,19 @@
+import { defineRoute } from "../../../platform/http/define-route.ts";
+import { ChangeSet, ChangeSetParams } from "../change-sets.schemas.ts";
+import { getChangeSet as get } from "../change-sets.service.ts";
+
+export const getChangeSet = defineRoute({
+  family: "planning",
+  method: "get",
+  path: "/projects/{projectId}/change-sets/{changeSetId}",
+  operationId: "getChangeSet",
+  summary: "Read a change set",
+  description: "Beyond the spec's list: one set with its operations, review and, when conflicted, its conflicts.",
+  tags: ["Change sets"],
+  auth: "session",
+  capability: "planning_view",
+  params: ChangeSetParams,
+  file: import.meta.path,
+  responses: { 200: { description: "The change set", schema: ChangeSet } },
+  handler: async (ctx, { params }) => ({ status: 200, body: await get(ctx, params.projectId, params.changeSetId) }),
+});

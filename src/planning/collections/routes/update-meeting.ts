@@ -1,0 +1,13 @@
+import { updateRoute } from "../collection-routes.ts";
+import { UpdateMeeting, Meeting } from "../collections.schemas.ts";
+
+export const updateMeeting = updateRoute({
+  collection: "meetings",
+  operationId: "updateMeeting",
+  summary: "Change one of the project's meetings (versioned)",
+  description: "`state` moves: draft → scheduled; scheduled → in_progress; in_progress → completed; draft, scheduled and in_progress → cancelled; others are 409 state_conflict.",
+  tag: "Meetings",
+  body: UpdateMeeting,
+  record: Meeting,
+  file: import.meta.path,
+});

@@ -1,0 +1,5 @@
+import type { AnyRoute } from "../../platform/http/define-route.ts";
+import { createDependency } from "./routes/create-dependency.ts";
+import { deleteDependency } from "./routes/delete-dependency.ts";
+
+export const routes: AnyRoute[] = [createDependency, deleteDependency];
