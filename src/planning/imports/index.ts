@@ -1,0 +1,4 @@
+import type { AnyRoute } from "../../platform/http/define-route.ts";
+import { importPlanningRecords } from "./routes/import-planning-records.ts";
+
+export const routes: AnyRoute[] = [importPlanningRecords];
