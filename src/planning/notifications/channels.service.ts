@@ -1,0 +1,508 @@
+// Personal reminder channels: the current user's bindings in one project. Every
+// function acts on ctx.actorId only; no input names a user, so a caller can never
+// reach another user's destination. Email is the mandatory baseline (the member's
+// address from the partner's membership); messenger_a_dm (Telegram Bot API shape),
+// messenger_b_dm (Discord API shape) and sms are optional and need a ready binding
+// plus an explicit project preference before fan-out gives them reminder rows.
+import { and, eq } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
+import { AppError, invalid } from "../../platform/errors/app-error.ts";
+import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { memberships } from "../../platform/auth/auth.tables.ts";
+import { requireProjectAccess, type ScopeCtx } from "../projects/projects.service.ts";
+import { recordAudit } from "../audit/audit.service.ts";
+import { cancelSms, enqueueSms } from "./notifications.sms.ts";
+import { cancelPersonalWork, type CancelReason } from "./notifications.work.ts";
+import { discordOpenDm, discordSend, telegramBotUsername, telegramChatsThatSent, telegramSend, type SendOutcome } from "./notifications.providers.ts";
+import {
+  E164_RE,
+  SMS_COUNTRIES,
+  codeDigest,
+  codeMatches,
+  maskEmail,
+  maskId,
+  maskPhone,
+  newLinkCode,
+  newSmsCode,
+  openLocator,
+  sealLocator,
+  type LocatorKind,
+} from "./notifications.vault.ts";
+import { planningChannelBindings, type OptionalChannel, type PersonalChannel } from "./notifications.tables.ts";
+import type { ChannelAction, ChannelActionBody, ChannelActionResult, PersonalChannelView } from "./notifications.schemas.ts";
+
+export type BindingRow = typeof planningChannelBindings.$inferSelect;
+type View = z.input<typeof PersonalChannelView>;
+type ActionResult = z.input<typeof ChannelActionResult>;
+type Body = z.output<typeof ChannelActionBody>;
+
+/** An action's outcome. A failure that must still persist what it counted (attempts, expiry) is returned, not thrown, so its transaction commits. */
+export type ActionOutcome = { ok: true; result: ActionResult } | { ok: false; error: AppError };
+
+export const LINK_TTL_MS = 15 * 60_000;
+export const SMS_CODE_TTL_MS = 10 * 60_000;
+export const MAX_CODE_ATTEMPTS = 5;
+export const RESEND_INTERVAL_MS = 60_000;
+export const MAX_CODE_SENDS = 5;
+
+const ACTIONS: Record<PersonalChannel, readonly ChannelAction[]> = {
+  email: [],
+  messenger_a_dm: ["link", "verify", "test", "unlink", "preference"],
+  messenger_b_dm: ["link", "verify", "test", "unlink", "preference"],
+  sms: ["start", "resend", "verify", "consent", "test", "opt-out", "unlink", "preference"],
+};
+
+export const locatorKindOf = (channel: OptionalChannel): LocatorKind => (channel === "sms" ? "phone" : "dm-locator");
+
+// ---------------------------------------------------------------- views
+
+function smsState(b: BindingRow | undefined) {
+  return {
+    verification: b?.smsVerification ?? "unverified",
+    consent: b?.smsConsent ?? "not_granted",
+    countryCode: b?.countryCode ?? null,
+    attemptsLeft: b?.smsVerification === "pending" ? Math.max(0, MAX_CODE_ATTEMPTS - b.challengeAttempts) : null,
+    codeExpiresAt: b?.smsVerification === "pending" ? b.challengeExpiresAt : null,
+    consentAt: b?.consentAt ?? null,
+  };
+}
+
+export function toChannelView(channel: OptionalChannel, b: BindingRow | undefined): View {
+  return {
+    channel,
+    readiness: b?.readiness ?? "unlinked",
+    reason: b?.reason ?? null,
+    destination: b?.locatorMask ?? null,
+    identityVersion: b?.identityVersion ?? 0,
+    reminders: b?.reminders ?? false,
+    linkedAt: b?.linkedAt ?? null,
+    sms: channel === "sms" ? smsState(b) : null,
+  };
+}
+
+/** The member's email address: the mandatory baseline's destination (null when the identity provider gave none). */
+export async function memberEmail(ctx: TenantCtx, userId: string): Promise<string | null> {
+  const row = (await db(ctx).select({ email: memberships.email, status: memberships.status }).from(memberships).where(eq(memberships.userId, userId)))[0];
+  return row && row.status === "active" ? row.email : null;
+}
+
+function emailView(address: string | null): View {
+  return {
+    channel: "email",
+    readiness: address ? "ready" : "unlinked",
+    reason: address ? null : "email_address_missing",
+    destination: address ? maskEmail(address) : null,
+    identityVersion: 0,
+    reminders: true,
+    linkedAt: null,
+    sms: null,
+  };
+}
+
+async function loadBinding(ctx: TenantCtx, projectId: string, userId: string, channel: OptionalChannel): Promise<BindingRow | undefined> {
+  return (
+    await db(ctx)
+      .select()
+      .from(planningChannelBindings)
+      .where(and(eq(planningChannelBindings.projectId, projectId), eq(planningChannelBindings.userId, userId), eq(planningChannelBindings.channel, channel)))
+  )[0];
+}
+
+export async function myReminderChannels(ctx: ScopeCtx, projectId: string) {
+  await requireProjectAccess(ctx, projectId, "view");
+  const [email, a, b, sms] = await Promise.all([
+    memberEmail(ctx, ctx.actorId),
+    loadBinding(ctx, projectId, ctx.actorId, "messenger_a_dm"),
+    loadBinding(ctx, projectId, ctx.actorId, "messenger_b_dm"),
+    loadBinding(ctx, projectId, ctx.actorId, "sms"),
+  ]);
+  return {
+    projectId,
+    userId: ctx.actorId,
+    channels: [emailView(email), toChannelView("messenger_a_dm", a), toChannelView("messenger_b_dm", b), toChannelView("sms", sms)],
+  };
+}
+
+// ---------------------------------------------------------------- actions
+
+/**
+ * Runs one personal channel action for the caller. 404 when the project is out of
+ * scope; 400 for an action the channel does not have or a missing body field;
+ * 409 with a safe code when the channel's state forbids it.
+ */
+export async function runChannelAction(ctx: ScopeCtx, projectId: string, channel: PersonalChannel, action: ChannelAction, body: Body): Promise<ActionOutcome> {
+  return withTx(ctx, async () => {
+    // Any project state: a user may always unlink or opt out; sends check the project below.
+    await requireProjectAccess(ctx, projectId, "view");
+    if (!ACTIONS[channel].includes(action)) {
+      throw invalid("/params/action", channel === "email" ? "email is the mandatory baseline and has no actions" : `${channel} supports ${ACTIONS[channel].join(", ")}`);
+    }
+    const ch = channel as OptionalChannel;
+    const existing = await loadBinding(ctx, projectId, ctx.actorId, ch);
+    const b = existing ?? (await createBinding(ctx, projectId, ch));
+    const outcome = await dispatchAction(ctx, b, action, body);
+    if (outcome.ok) {
+      await recordAudit(ctx, { projectId, recordType: "personal_channel", recordId: b.id, action: `channel_${action.replace("-", "_")}`, data: { channel, readiness: outcome.result.channel.readiness } });
+    }
+    return outcome;
+  });
+}
+
+async function createBinding(ctx: TenantCtx, projectId: string, channel: OptionalChannel): Promise<BindingRow> {
+  const row: BindingRow = {
+    id: ctx.deps.newId(),
+    projectId,
+    userId: ctx.actorId,
+    channel,
+    readiness: "unlinked",
+    reason: null,
+    identityVersion: 0,
+    locatorCipher: null,
+    locatorMask: null,
+    countryCode: null,
+    challengeDigest: null,
+    challengeExpiresAt: null,
+    challengeAttempts: 0,
+    challengeSends: 0,
+    challengeSentAt: null,
+    challengeSmsJobId: null,
+    smsVerification: channel === "sms" ? "unverified" : null,
+    smsConsent: channel === "sms" ? "not_granted" : null,
+    consentAt: null,
+    reminders: false,
+    linkedAt: null,
+    version: 1,
+    createdAt: ctx.nowIso,
+    updatedAt: ctx.nowIso,
+  };
+  await writer(ctx).insert(planningChannelBindings).values(row);
+  return row;
+}
+
+async function save(ctx: TenantCtx, b: BindingRow, patch: Partial<BindingRow>): Promise<BindingRow> {
+  const next = { ...b, ...patch, version: b.version + 1, updatedAt: ctx.nowIso };
+  await writer(ctx).update(planningChannelBindings).set(next).where(eq(planningChannelBindings.id, b.id));
+  return next;
+}
+
+const done = (channel: OptionalChannel, b: BindingRow, extra: Partial<ActionResult> = {}): ActionOutcome => ({
+  ok: true,
+  result: { channel: toChannelView(channel, b), link: null, test: null, ...extra },
+});
+const fail = (error: AppError): ActionOutcome => ({ ok: false, error });
+const need = (value: unknown, path: string, message: string) => {
+  if (value === undefined) throw invalid(path, message);
+};
+
+async function dispatchAction(ctx: TenantCtx, b: BindingRow, action: ChannelAction, body: Body): Promise<ActionOutcome> {
+  const channel = b.channel;
+  switch (action) {
+    case "preference":
+      need(body.reminders, "/body/reminders", "required: true to receive this project's reminders on this channel");
+      if (!body.reminders) await cancelPersonalWork(ctx, b.projectId, b.userId, channel, "no_longer_eligible");
+      return done(channel, await save(ctx, b, { reminders: body.reminders }));
+    case "unlink":
+      return done(channel, await unlink(ctx, b, "unlinked"));
+    case "test":
+      return testChannel(ctx, b);
+    case "link":
+      return channel === "messenger_a_dm" ? linkMessengerA(ctx, b) : linkMessengerB(ctx, b, body);
+    case "verify":
+      need(body.code, "/body/code", "required: the one-time code");
+      return channel === "sms" ? verifySms(ctx, b, body.code!) : verifyMessenger(ctx, b, body.code!);
+    case "start":
+      return startSms(ctx, b, body);
+    case "resend":
+      return resendSms(ctx, b);
+    case "consent":
+      if (b.smsVerification !== "verified") throw new AppError("sms_verification_required", `the number must be verified before consent (verification is ${b.smsVerification})`);
+      return done(channel, await save(ctx, b, { smsConsent: "granted", consentAt: ctx.nowIso, readiness: "ready", reason: null }));
+    case "opt-out": {
+      if (b.smsConsent !== "granted") throw new AppError("state_conflict", `consent is ${b.smsConsent}, there is nothing to withdraw`);
+      await cancelPersonalWork(ctx, b.projectId, b.userId, "sms", "opted_out");
+      return done(channel, await save(ctx, b, { smsConsent: "withdrawn", readiness: "blocked", reason: "sms_consent_required" }));
+    }
+  }
+}
+
+/** Clears the identity and cancels its work; the identity version is kept, so the next link starts a new one. */
+async function unlink(ctx: TenantCtx, b: BindingRow, reason: CancelReason): Promise<BindingRow> {
+  await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, reason);
+  // A verification code still on its way is stale too.
+  if (b.challengeSmsJobId) await cancelSms(ctx, b.challengeSmsJobId, reason);
+  return save(ctx, b, {
+    readiness: "unlinked",
+    reason: null,
+    locatorCipher: null,
+    locatorMask: null,
+    countryCode: null,
+    challengeDigest: null,
+    challengeExpiresAt: null,
+    challengeAttempts: 0,
+    challengeSends: 0,
+    challengeSentAt: null,
+    challengeSmsJobId: null,
+    smsVerification: b.channel === "sms" ? "unverified" : null,
+    smsConsent: b.channel === "sms" ? "not_granted" : null,
+    consentAt: null,
+    reminders: false,
+    linkedAt: null,
+  });
+}
+
+// ---------------------------------------------------------------- messengers
+
+/** messenger_a: a one-time code and the bot's deep link; the user sends `/start <code>` to the bot, then calls verify. */
+async function linkMessengerA(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
+  if (!ctx.deps.config.messengerA.botToken) throw new AppError("channel_unavailable", "messenger_a_dm is not configured on this service");
+  if (b.readiness === "ready") await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "relinked");
+  const code = newLinkCode();
+  const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
+  const username = await telegramBotUsername(ctx.deps);
+  const next = await save(ctx, b, {
+    readiness: "pending",
+    reason: null,
+    locatorCipher: null,
+    locatorMask: null,
+    linkedAt: null,
+    challengeDigest: codeDigest(ctx, b.id, "link", code),
+    challengeExpiresAt: expiresAt,
+    challengeAttempts: 0,
+  });
+  return done(b.channel, next, { link: { code, deepLink: username ? `https://t.me/${username}?start=${code}` : null, expiresAt } });
+}
+
+/** messenger_b: the bot opens a DM with the named account and sends the code there; verify proves the user read it. */
+async function linkMessengerB(ctx: TenantCtx, b: BindingRow, body: Body): Promise<ActionOutcome> {
+  need(body.accountId, "/body/accountId", "required: the account id the bot opens a direct message with");
+  if (!ctx.deps.config.messengerB.botToken) throw new AppError("channel_unavailable", "messenger_b_dm is not configured on this service");
+  if (b.readiness === "ready") await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "relinked");
+  const dm = await discordOpenDm(ctx.deps, body.accountId!);
+  if (!dm.ok) return fail(providerError(dm.code));
+  const code = newLinkCode();
+  const sent = await discordSend(ctx.deps, dm.channelId, `Your reminder link code is ${code}. It expires in 15 minutes.`);
+  if (!sent.ok) return fail(providerError(sent.code));
+  const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
+  const next = await save(ctx, b, {
+    readiness: "pending",
+    reason: null,
+    // The pending locator is sealed now and becomes the identity only when verified.
+    locatorCipher: sealLocator(ctx, "dm-locator", b.id, dm.channelId),
+    locatorMask: null,
+    linkedAt: null,
+    challengeDigest: codeDigest(ctx, b.id, "link", code),
+    challengeExpiresAt: expiresAt,
+    challengeAttempts: 0,
+  });
+  return done(b.channel, next, { link: null });
+}
+
+async function verifyMessenger(ctx: TenantCtx, b: BindingRow, code: string): Promise<ActionOutcome> {
+  const open = await openChallenge(ctx, b, "link");
+  if (!open.ok) return open.outcome;
+  if (b.channel === "messenger_a_dm") {
+    const chats = await telegramChatsThatSent(ctx.deps, (text) => codeMatches(ctx, b.id, "link", text, b.challengeDigest));
+    if (chats === null) return fail(new AppError("provider_failure", "the messenger_a provider could not be asked for the bot's updates"));
+    if (chats.length === 0) return fail(new AppError("channel_unavailable", "no chat with the bot has sent the link code yet: open the deep link, press Start, then verify"));
+    if (!codeMatches(ctx, b.id, "link", code, b.challengeDigest)) return countFailedAttempt(ctx, b);
+    if (chats.length > 1) {
+      // Two chats sent the same code: the code leaked. Burn it rather than guess.
+      await save(ctx, b, { challengeDigest: null, challengeExpiresAt: null, readiness: "error", reason: "channel_identity_mismatch" });
+      return fail(new AppError("channel_identity_mismatch", "more than one chat sent this code; link again"));
+    }
+    const chatId = chats[0]!;
+    return done(b.channel, await bind(ctx, b, sealLocator(ctx, "dm-locator", b.id, chatId), maskId("chat", chatId)));
+  }
+  if (!codeMatches(ctx, b.id, "link", code, b.challengeDigest)) return countFailedAttempt(ctx, b);
+  if (!b.locatorCipher) throw new AppError("state_conflict", "no direct message is pending; link first");
+  const channelId = openLocator(ctx, "dm-locator", b.id, b.locatorCipher);
+  return done(b.channel, await bind(ctx, b, b.locatorCipher, maskId("dm", channelId)));
+}
+
+/** A verified identity: a new identity version, ready. */
+function bind(ctx: TenantCtx, b: BindingRow, locatorCipher: string, locatorMask: string): Promise<BindingRow> {
+  return save(ctx, b, {
+    readiness: "ready",
+    reason: null,
+    locatorCipher,
+    locatorMask,
+    identityVersion: b.identityVersion + 1,
+    linkedAt: ctx.nowIso,
+    challengeDigest: null,
+    challengeExpiresAt: null,
+    challengeAttempts: 0,
+  });
+}
+
+/** The open challenge, or the outcome to return: none open (409), expired (409 challenge_expired, persisted). */
+async function openChallenge(ctx: TenantCtx, b: BindingRow, what: "link" | "sms"): Promise<{ ok: true } | { ok: false; outcome: ActionOutcome }> {
+  if (!b.challengeDigest || !b.challengeExpiresAt) {
+    throw new AppError("state_conflict", `no ${what === "link" ? "link code" : "verification code"} is open (readiness is ${b.readiness}); ${what === "link" ? "link" : "start or resend"} first`);
+  }
+  if (b.challengeExpiresAt <= ctx.nowIso) {
+    await save(ctx, b, { challengeDigest: null, challengeExpiresAt: null, ...(what === "sms" ? { smsVerification: "expired" as const } : {}) });
+    return { ok: false, outcome: fail(new AppError("challenge_expired", `the code expired; ${what === "link" ? "link" : "resend"} again`)) };
+  }
+  return { ok: true };
+}
+
+async function countFailedAttempt(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
+  const attempts = b.challengeAttempts + 1;
+  if (attempts >= MAX_CODE_ATTEMPTS) {
+    await save(ctx, b, {
+      challengeAttempts: attempts,
+      challengeDigest: null,
+      challengeExpiresAt: null,
+      readiness: "blocked",
+      reason: "attempts_exhausted",
+      ...(b.channel === "sms" ? { smsVerification: "blocked" as const } : {}),
+    });
+    return fail(new AppError("rate_limited", "too many wrong codes: this code is void; start again later", { headers: { "Retry-After": "60" } }));
+  }
+  await save(ctx, b, { challengeAttempts: attempts });
+  return fail(invalid("/body/code", `the code does not match (${MAX_CODE_ATTEMPTS - attempts} attempts left)`));
+}
+
+// ---------------------------------------------------------------- sms
+
+async function startSms(ctx: TenantCtx, b: BindingRow, body: Body): Promise<ActionOutcome> {
+  need(body.phoneNumber, "/body/phoneNumber", "required: the number in E.164");
+  need(body.countryCode, "/body/countryCode", "required: ISO 3166-1 alpha-2 country");
+  const phone = body.phoneNumber!;
+  const country = body.countryCode!;
+  const callingCode = SMS_COUNTRIES[country];
+  if (!callingCode) throw new AppError("sms_policy_blocked", `${country} is not on the SMS country allowlist`);
+  if (!E164_RE.test(phone) || !phone.startsWith(`+${callingCode}`)) throw invalid("/body/phoneNumber", `must be an E.164 number of ${country} (+${callingCode}…)`);
+  // A new number is a new identity: stale work of the old one goes, consent must be given again.
+  if (b.locatorCipher) await cancelPersonalWork(ctx, b.projectId, b.userId, "sms", "relinked");
+  const restarted = await save(ctx, b, {
+    readiness: "pending",
+    reason: "sms_verification_required",
+    locatorCipher: sealLocator(ctx, "phone", b.id, phone),
+    locatorMask: maskPhone(phone),
+    countryCode: country,
+    identityVersion: b.identityVersion + 1,
+    smsVerification: "pending",
+    smsConsent: "not_granted",
+    consentAt: null,
+    linkedAt: null,
+    challengeSends: 0,
+    challengeSentAt: null,
+  });
+  return sendSmsCode(ctx, restarted, phone);
+}
+
+async function resendSms(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
+  if (b.smsVerification !== "pending" && b.smsVerification !== "expired") throw new AppError("state_conflict", `verification is ${b.smsVerification}; only a pending or expired verification can be resent`);
+  if (!b.locatorCipher) throw new AppError("state_conflict", "no number to verify; start first");
+  if (b.challengeSentAt && ctx.now.getTime() - new Date(b.challengeSentAt).getTime() < RESEND_INTERVAL_MS) {
+    const wait = Math.ceil((RESEND_INTERVAL_MS - (ctx.now.getTime() - new Date(b.challengeSentAt).getTime())) / 1000);
+    throw new AppError("rate_limited", `a code was sent less than a minute ago; wait ${wait} s`, { headers: { "Retry-After": String(wait) } });
+  }
+  if (b.challengeSends >= MAX_CODE_SENDS) throw new AppError("rate_limited", `at most ${MAX_CODE_SENDS} codes per number; start again with the number later`, { headers: { "Retry-After": "3600" } });
+  const phone = openLocator(ctx, "phone", b.id, b.locatorCipher);
+  return sendSmsCode(ctx, b, phone);
+}
+
+/** A fresh code (the previous one is void and its job cancelled), enqueued at the gateway as a verification SMS. */
+async function sendSmsCode(ctx: TenantCtx, b: BindingRow, phone: string): Promise<ActionOutcome> {
+  if (b.challengeSmsJobId) await cancelSms(ctx, b.challengeSmsJobId, "superseded");
+  const code = newSmsCode();
+  const sends = b.challengeSends + 1;
+  const expiresAt = new Date(ctx.now.getTime() + SMS_CODE_TTL_MS).toISOString();
+  const job = await enqueueSms(ctx, {
+    projectId: b.projectId,
+    recipientUserId: b.userId,
+    phoneE164: phone,
+    countryCode: b.countryCode!,
+    text: `Your verification code is ${code}. It expires in 10 minutes.`,
+    purpose: "verification",
+    logicalKey: `sms-verification:${b.id}:${b.identityVersion}:${sends}`,
+    cancellationRevision: b.identityVersion,
+    expiresAt,
+  });
+  const next = await save(ctx, b, {
+    smsVerification: "pending",
+    challengeDigest: codeDigest(ctx, b.id, "sms", code),
+    challengeExpiresAt: expiresAt,
+    challengeAttempts: 0,
+    challengeSends: sends,
+    challengeSentAt: ctx.nowIso,
+    challengeSmsJobId: job.jobId,
+  });
+  return done("sms", next);
+}
+
+async function verifySms(ctx: TenantCtx, b: BindingRow, code: string): Promise<ActionOutcome> {
+  if (b.smsVerification !== "pending") throw new AppError("state_conflict", `verification is ${b.smsVerification}; start or resend first`);
+  const open = await openChallenge(ctx, b, "sms");
+  if (!open.ok) return open.outcome;
+  if (!codeMatches(ctx, b.id, "sms", code, b.challengeDigest)) return countFailedAttempt(ctx, b);
+  const consented = b.smsConsent === "granted";
+  const next = await save(ctx, b, {
+    smsVerification: "verified",
+    readiness: consented ? "ready" : "pending",
+    reason: consented ? null : "sms_consent_required",
+    linkedAt: ctx.nowIso,
+    challengeDigest: null,
+    challengeExpiresAt: null,
+    challengeAttempts: 0,
+    challengeSmsJobId: null,
+  });
+  return done("sms", next);
+}
+
+// ---------------------------------------------------------------- test
+
+function providerError(code: string): AppError {
+  if (code === "destination_unavailable") return new AppError("channel_unavailable", "the provider refused the direct message (the account is unknown or blocks the bot)");
+  if (code === "provider_unconfigured") return new AppError("channel_unavailable", "the provider is not configured on this service");
+  if (code === "rate_limited") return new AppError("rate_limited", "the provider is rate limiting; try again later", { headers: { "Retry-After": "60" } });
+  return new AppError("provider_failure", "the provider did not answer as expected");
+}
+
+/** Sends a test message to the bound identity. The disposition is the answer (200); a refused DM revokes the binding. */
+async function testChannel(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
+  if (b.channel === "sms") {
+    if (b.smsVerification !== "verified") throw new AppError("sms_verification_required", `verification is ${b.smsVerification}`);
+    if (b.smsConsent !== "granted") throw new AppError("sms_consent_required", `consent is ${b.smsConsent}`);
+  }
+  if (b.readiness !== "ready" || !b.locatorCipher) throw new AppError("state_conflict", `the channel is ${b.readiness}; only a ready channel can be tested`);
+  const locator = openLocator(ctx, locatorKindOf(b.channel), b.id, b.locatorCipher);
+  let outcome: SendOutcome | { ok: true; queued: true };
+  if (b.channel === "sms") {
+    await enqueueSms(ctx, {
+      projectId: b.projectId,
+      recipientUserId: b.userId,
+      phoneE164: locator,
+      countryCode: b.countryCode!,
+      text: "Test message: reminders for this project will arrive here.",
+      purpose: "reminder",
+      logicalKey: `sms-test:${b.id}:${b.identityVersion}:${ctx.nowIso}`,
+      cancellationRevision: b.identityVersion,
+    });
+    outcome = { ok: true, queued: true };
+  } else {
+    const text = "Test message: reminders for this project will arrive here.";
+    outcome = b.channel === "messenger_a_dm" ? await telegramSend(ctx.deps, locator, text) : await discordSend(ctx.deps, locator, text);
+  }
+  if (outcome.ok) return done(b.channel, b, { test: { disposition: "queued" in outcome ? "queued" : "sent" } });
+  if (outcome.code === "destination_unavailable") {
+    const revoked = await revokeBinding(ctx, b);
+    return done(b.channel, revoked, { test: { disposition: outcome.code } });
+  }
+  return done(b.channel, b, { test: { disposition: outcome.code } });
+}
+
+/** The provider says the user blocked the bot or the chat is gone: revoked, and the stale work cancelled. */
+export async function revokeBinding(ctx: TenantCtx, b: BindingRow): Promise<BindingRow> {
+  await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "revoked");
+  return save(ctx, b, { readiness: "revoked", reason: "channel_unavailable", ...(b.channel === "sms" ? { smsVerification: "revoked" as const } : {}) });
+}
+
+/** For the delivery module: revoke a binding by id when a send finds the destination gone. */
+export async function revokeBindingOf(ctx: TenantCtx, projectId: string, userId: string, channel: OptionalChannel, identityVersion: number): Promise<void> {
+  const b = await loadBinding(ctx, projectId, userId, channel);
+  if (b && b.readiness === "ready" && b.identityVersion === identityVersion) await revokeBinding(ctx, b);
+}

@@ -1,0 +1,132 @@
+import { z } from "@hono/zod-openapi";
+import { Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { PageQueryShape, csvEnum, listEnvelope } from "../../platform/paging/paging.ts";
+import { DESTINATION_KINDS, OUTBOX_STATES, PERSONAL_CHANNELS, READINESS, SMS_CONSENT, SMS_VERIFICATION } from "./notifications.tables.ts";
+
+// ---------------------------------------------------------------- personal channels
+
+export const CHANNEL_ACTIONS = ["link", "verify", "test", "unlink", "start", "resend", "opt-out", "consent", "preference"] as const;
+export type ChannelAction = (typeof CHANNEL_ACTIONS)[number];
+
+export const ProjectOnlyParams = z.strictObject({ projectId: Id });
+export const ChannelActionParams = z.strictObject({
+  projectId: Id,
+  channel: z.enum(PERSONAL_CHANNELS).openapi({ description: "`email` (the baseline: no actions), `messenger_a_dm`, `messenger_b_dm`, `sms`" }),
+  action: z.enum(CHANNEL_ACTIONS).openapi({
+    description:
+      "messenger_a_dm and messenger_b_dm: link, verify, test, unlink, preference. sms: start, resend, verify, consent, test, opt-out, unlink, preference. " +
+      "`consent` and `preference` go beyond the spec's list: the spec requires explicit consent and an explicit project preference but names no action for them.",
+  }),
+});
+
+export const ChannelActionBody = z
+  .strictObject({
+    code: z.string().trim().min(4).max(32).regex(/^[A-Za-z0-9]+$/).optional().openapi({ description: "verify: the one-time code (link code or SMS code)" }),
+    accountId: z
+      .string()
+      .regex(/^[0-9]{15,22}$/)
+      .optional()
+      .openapi({ description: "messenger_b_dm link: the user's account id (a snowflake) the bot opens a direct message with" }),
+    phoneNumber: z.string().regex(/^\+[1-9][0-9]{6,14}$/).optional().openapi({ description: "sms start: the number in E.164; never returned" }),
+    countryCode: z.string().regex(/^[A-Z]{2}$/).optional().openapi({ description: "sms start: ISO 3166-1 alpha-2, on the SMS country allowlist" }),
+    reminders: z.boolean().optional().openapi({ description: "preference: deliver this project's reminders on this channel" }),
+  })
+  .openapi("ChannelActionBody");
+
+const SmsState = z
+  .object({
+    verification: z.enum(SMS_VERIFICATION),
+    consent: z.enum(SMS_CONSENT),
+    countryCode: z.string().nullable(),
+    attemptsLeft: z.number().int().nullable(),
+    codeExpiresAt: Timestamp.nullable(),
+    consentAt: Timestamp.nullable(),
+  })
+  .openapi("SmsChannelState");
+
+export const PersonalChannelView = z
+  .object({
+    channel: z.enum(PERSONAL_CHANNELS),
+    readiness: z.enum(READINESS),
+    reason: z.string().nullable().openapi({ description: "Safe code explaining a state other than ready" }),
+    destination: z.string().nullable().openapi({ description: "Masked destination; never the number, address or locator itself" }),
+    identityVersion: z.number().int(),
+    reminders: z.boolean().openapi({ description: "The explicit project preference (always true for email, the mandatory baseline)" }),
+    linkedAt: Timestamp.nullable(),
+    sms: SmsState.nullable(),
+  })
+  .openapi("PersonalChannel");
+
+export const MyReminderChannels = z
+  .object({ projectId: z.string(), userId: z.string(), channels: z.array(PersonalChannelView) })
+  .openapi("MyReminderChannels");
+
+export const ChannelActionResult = z
+  .object({
+    channel: PersonalChannelView,
+    link: z
+      .object({ code: z.string(), deepLink: z.string().nullable(), expiresAt: Timestamp })
+      .nullable()
+      .openapi({ description: "messenger_a_dm link: the one-time code (shown once) and the bot's deep link" }),
+    test: z.object({ disposition: z.string() }).nullable(),
+  })
+  .openapi("ChannelActionResult");
+
+// ---------------------------------------------------------------- destinations
+
+export const DestinationParams = z.strictObject({ projectId: Id, destinationId: Id });
+
+export const CreateDestination = z
+  .strictObject({
+    kind: z.enum(DESTINATION_KINDS).openapi({ description: "`email` (a team mailbox), `messenger_a_group` (a group chat id), `messenger_b_channel` (a channel id)" }),
+    name: freeText(200),
+    target: z.string().trim().min(1).max(320).openapi({ description: "The address, chat id or channel id; write-only (only a masked form is ever returned)" }),
+  })
+  .openapi("CreateDestination");
+
+export const Destination = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    kind: z.enum(DESTINATION_KINDS),
+    name: z.string(),
+    target: z.string().openapi({ description: "Masked" }),
+    lastTestAt: Timestamp.nullable(),
+    lastTestDisposition: z.string().nullable(),
+    version: z.number().int(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    createdBy: z.string(),
+  })
+  .openapi("Destination");
+
+// ---------------------------------------------------------------- outbox and history
+
+export const OutboxParams = z.strictObject({ projectId: Id, outboxId: Id });
+
+export const DeliveryAttempt = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    deliveryId: z.string().openapi({ description: "The logical reminder; retries share it" }),
+    reminderId: z.string(),
+    recipientUserId: z.string(),
+    channel: z.enum(PERSONAL_CHANNELS),
+    attemptNo: z.number().int(),
+    state: z.enum(OUTBOX_STATES),
+    disposition: z.string().nullable().openapi({ description: "Safe disposition code" }),
+    destination: z.string().nullable().openapi({ description: "Masked" }),
+    dueAt: Timestamp,
+    retryOf: z.string().nullable(),
+    recordedAt: Timestamp,
+    updatedAt: Timestamp,
+    completedAt: Timestamp.nullable(),
+  })
+  .openapi("DeliveryAttempt");
+
+export const DeliveryHistoryQuery = z.strictObject({
+  channel: csvEnum(PERSONAL_CHANNELS),
+  state: csvEnum(OUTBOX_STATES),
+  ...PageQueryShape,
+});
+export const DeliveryHistory = listEnvelope(DeliveryAttempt, "DeliveryHistory");

@@ -1,0 +1,36 @@
+import { defineRoute } from "../../../platform/http/define-route.ts";
+import { problemBody } from "../../../platform/errors/app-error.ts";
+import { ChannelActionBody, ChannelActionParams, ChannelActionResult } from "../notifications.schemas.ts";
+import { runChannelAction } from "../channels.service.ts";
+
+export const runMyReminderChannelAction = defineRoute({
+  family: "planning",
+  method: "post",
+  path: "/projects/{projectId}/my-reminder-channels/{channel}/{action}",
+  operationId: "runMyReminderChannelAction",
+  summary: "Link, verify, test or unlink one of the caller's channels",
+  description:
+    "Acts on the caller's own binding only. " +
+    "messenger_a_dm (Telegram Bot API shape): `link` returns a one-time code (shown once, 15 minutes) and the bot's deep link; the user presses Start in the bot, then `verify` with `code` finds that chat through getUpdates and binds it (ready, new identity version). " +
+    "messenger_b_dm (Discord API shape): `link` with `accountId` opens a DM from the bot and sends the code there; `verify` with that `code` binds the DM. " +
+    "sms: `start` with `phoneNumber` (E.164) and `countryCode` (on the allowlist, else 409 sms_policy_blocked) sends a 6-digit code through the SMS gateway (10 minutes, 5 attempts); `resend` (once a minute, 5 per number, else 429 rate_limited); `verify` with `code`; `consent` grants consent (needs a verified number); `opt-out` withdraws it. " +
+    "Every optional channel: `test` sends a test message (200 with its disposition; a refused DM makes the channel revoked), `unlink`, and `preference` with `reminders` (the explicit project preference fan-out needs). " +
+    "Relink, unlink, opt-out and revocation cancel the channel's scheduled reminders, open attempts and queued SMS jobs. " +
+    "Safe 409 codes: channel_identity_mismatch (two chats sent one code), channel_unavailable, sms_verification_required, sms_consent_required, sms_policy_blocked, challenge_expired, provider_failure; a wrong code is 400 at /body/code (counted). " +
+    "An action the channel does not have is 400 at /params/action; `email` has none.",
+  tags: ["Reminder channels"],
+  auth: "session",
+  capability: "planning_view",
+  params: ChannelActionParams,
+  body: ChannelActionBody,
+  file: import.meta.path,
+  responses: { 200: { description: "The channel after the action, with the link code or test disposition where the action has one", schema: ChannelActionResult } },
+  handler: async (ctx, { params, body }) => {
+    const outcome = await runChannelAction(ctx, params.projectId, params.channel, params.action, body);
+    if (outcome.ok) return { status: 200, body: outcome.result };
+    // A refused action that counted something (a wrong code, an expiry) is answered without throwing, so what it counted is kept.
+    const err = outcome.error;
+    const headers = new Headers({ "content-type": "application/problem+json", ...(err.headers ?? {}) });
+    return { status: err.status, body: new Response(JSON.stringify(problemBody(err, ctx.requestId)), { status: err.status, headers }) };
+  },
+});
