@@ -17,9 +17,11 @@ import { mintToken } from "../src/platform/auth/mint.ts";
 import { provisionPartners, seedSavedViews } from "./bench/seed.ts";
 import { assetBody, createAssetRoute, ownedRoute, seedItems, type ItemsSetup } from "./bench/items.ts";
 import { startServer, type ServerChild } from "./bench/child.ts";
+import { epcisRoute, measureEpcisExport, seedEpcisEvents } from "./bench/epcis.ts";
 import { runLoad } from "./bench/load.ts";
 import { cpuBusy, cpuMark, foreignShare } from "./bench/cpu.ts";
 import { renderReport, writeReadme, type MemorySample, type Row } from "./bench/report.ts";
+import { benchImport, importRoutes, renderImportBench } from "./bench/imports.ts";
 
 // ---- options ----------------------------------------------------------------
 
@@ -88,6 +90,10 @@ const SECRET = "bench-secret-for-loopback-only-0123456789";
 const pad = (n: number, w: number) => String(n).padStart(w, "0");
 const PARTNERS = Array.from({ length: 20 }, (_, i) => `p${pad(i, 2)}`);
 const LIST_PARTNER = PARTNERS[0]!;
+/** Issue 12: the partner whose 10,000 movements one EPCIS export carries. */
+const EPCIS_PARTNER = "x00";
+const EPCIS_EVENTS = 10_000;
+let epcisWindow: { from: string; to: string } | undefined;
 const CHURN = Array.from({ length: opts.churn }, (_, i) => `c${pad(i, 4)}`);
 
 const dir = mkdtempSync(join(tmpdir(), "bench-"));
@@ -127,6 +133,12 @@ async function seed(): Promise<ItemsSetup> {
         )
       : ({ ok: false, reason: "route not implemented" } as const);
     if (!items.ok) log(`items: ${items.reason}`);
+    if (epcisRoute()) {
+      await provisionPartners(deps, [EPCIS_PARTNER], USER, "admin");
+      epcisWindow = await timed(`seeded ${EPCIS_EVENTS.toLocaleString("en-US")} movements on ${EPCIS_PARTNER} for the EPCIS export`, () =>
+        seedEpcisEvents(deps, EPCIS_PARTNER, USER, EPCIS_EVENTS),
+      );
+    }
     // Every partner exists before any server child opens the registry.
     await timed(`provisioned ${CHURN.length} churn partners with a member`, () => provisionPartners(deps, CHURN, USER, "viewer"));
     return items;
@@ -436,9 +448,32 @@ try {
   log(`servers: ${Object.values(servers).map((s) => `${s.mode} ${s.origin} (pid ${s.pid})`).join(", ")}`);
   const list = scenarios(token, items);
   const rows = await measure(list, servers, token);
+  let epcisNote = "EPCIS export: skipped (route not implemented).";
+  if (epcisWindow) {
+    // A fresh token: the export needs a step-up no older than 15 minutes.
+    const fresh = await mintToken(SECRET, USER, { ttlSeconds: 600 });
+    const m = await measureEpcisExport(servers.app.origin, fresh, EPCIS_PARTNER, epcisWindow);
+    epcisNote =
+      `EPCIS export (\`GET /api/assets/interoperability/epcis\`, one request, ${m.events.toLocaleString("en-US")} events, ${(m.bytes / 2 ** 20).toFixed(1)} MB): ` +
+      `${(m.ms / 1000).toFixed(2)} s to the last byte; server RSS ${m.rssBeforeMb.toFixed(0)} MB before, ${m.rssAfterMb.toFixed(0)} MB after.`;
+    log(epcisNote);
+  }
   await Promise.all(children.splice(0).map((c) => c.stop()));
 
   const memory = opts.churn > 0 ? await timed(`churned through ${CHURN.length} partners`, () => churn(token)) : undefined;
+  const importRun = importRoutes()
+    ? await timed("validated and committed a 10,000-row CSV", async () => {
+        const server = await startServer("app", benchEnv, USER);
+        children.push(server);
+        try {
+          return await benchImport(server, token, PARTNERS[1]!, 10_000);
+        } finally {
+          children.splice(children.indexOf(server), 1);
+          await server.stop();
+        }
+      })
+    : undefined;
+  if (importRun) for (const s of importRun.steps) log(`import: ${s.label}: ${s.seconds.toFixed(2)} s, status ${s.status}, RSS ${s.rssMb.toFixed(0)} MB, peak ${s.peakRssMb?.toFixed(0) ?? "?"} MB`);
 
   const notes = [
     "API rows run the real app (`createApp`: token, partner and membership resolution, validation, idempotency, Drizzle, signed cursors, ETags). " +
@@ -448,6 +483,7 @@ try {
     `Writes use a unique Idempotency-Key and name per request, spread ${opts.writePartners === 1 ? `on ${LIST_PARTNER}` : `round-robin across ${opts.writePartners} partners`}.`,
     "p50/p99 are over every response, measured per request in the load generator. The load generator shares the machine's CPUs with the server, so the hello-world figure is partly the generator's own limit.",
   ];
+  notes.push(epcisNote);
   const busyAfter = await cpuBusy();
   notes.push(
     `"CPU used by others" is the share of all ${cpus().length} CPUs taken by processes other than the load generator and the server during the measurement; ` +
@@ -464,6 +500,7 @@ try {
     seconds: (performance.now() - t0) / 1000,
     busyBefore,
     busyAfter,
+    extra: importRun ? renderImportBench(importRun) : [],
   });
   console.log(report);
   if (opts.quick) log("--quick: README not updated");

@@ -27,6 +27,9 @@ const EnvSchema = z.object({
   S3_REGION: z.string().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  CLAMD_HOST: z.string().min(1).optional(),
+  CLAMD_PORT: z.coerce.number().int().min(1).max(65535).default(3310),
+  EVIDENCE_MAX_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
   SCHEDULER_SECRET: z.string().optional(),
   JOBS: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z.string().optional(),
@@ -35,6 +38,7 @@ const EnvSchema = z.object({
   MESSENGER_B_API_BASE: z.string().default("https://discord.com/api/v10"),
   MESSENGER_B_BOT_TOKEN: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+  ALERT_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(30),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   CORS_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -75,6 +79,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const dataKek = new Uint8Array(Buffer.from(kekB64, "base64"));
   if (dataKek.length !== 32) throw new ConfigError("DATA_KEK must be base64 of exactly 32 bytes");
+  if (env.AMS_WEBHOOK_ENCRYPTION_KEY !== undefined && Buffer.from(env.AMS_WEBHOOK_ENCRYPTION_KEY, "base64").length !== 32) {
+    throw new ConfigError("AMS_WEBHOOK_ENCRYPTION_KEY must be base64 of exactly 32 bytes");
+  }
 
   return {
     production,
@@ -94,12 +101,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       accessKeyId: env.S3_ACCESS_KEY_ID,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     },
+    clamd: env.CLAMD_HOST ? { host: env.CLAMD_HOST, port: env.CLAMD_PORT } : undefined,
+    evidenceMaxBytes: env.EVIDENCE_MAX_BYTES,
     schedulerSecret: env.SCHEDULER_SECRET,
     jobs: env.JOBS === "on",
     smtpUrl: env.SMTP_URL,
     messengerA: { apiBase: env.MESSENGER_A_API_BASE, botToken: env.MESSENGER_A_BOT_TOKEN },
     messengerB: { apiBase: env.MESSENGER_B_API_BASE, botToken: env.MESSENGER_B_BOT_TOKEN },
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === "1",
+    alertHorizonDays: env.ALERT_HORIZON_DAYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,

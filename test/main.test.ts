@@ -68,7 +68,7 @@ test("a later start keeps the partners, prints no new demo token, and schedules 
     expect(running.demo).toBeUndefined();
     expect(lines.some((l) => l.startsWith("try: curl"))).toBe(false);
     expect((await running.deps.tenancy.listPartners()).map((p) => p.id)).toEqual(["demo"]);
-    expect(running.scheduler.jobs).toEqual(["housekeeping", "reservations", "replenishment"]);
+    expect(running.scheduler.jobs).toEqual(["housekeeping", "reservations", "replenishment", "alerts", "webhooks", "scans", "interop-exports", "sms-leases", "reminders"]);
     const health = await fetch(`${running.url}/healthz`);
     expect(health.status).toBe(200);
   } finally {

@@ -738,4 +738,915 @@ CREATE TABLE `hub_replenishment_rules` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `hub_rules_location_model_uq` ON `hub_replenishment_rules` (`location_id`,`model_id`);--> statement-breakpoint
 CREATE INDEX `hub_rules_page_idx` ON `hub_replenishment_rules` (`updated_at`,`id`);--> statement-breakpoint
-CREATE INDEX `hub_rules_label_ci_idx` ON `hub_replenishment_rules` (lower("label"));
+CREATE INDEX `hub_rules_label_ci_idx` ON `hub_replenishment_rules` (lower("label"));--> statement-breakpoint
+CREATE TABLE `webhook_attempts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`delivery_id` text NOT NULL,
+	`endpoint_id` text NOT NULL,
+	`attempt` integer NOT NULL,
+	`recorded_at` text NOT NULL,
+	`status_code` integer,
+	`duration_ms` integer NOT NULL,
+	`outcome` text NOT NULL,
+	`error` text,
+	`next_attempt_at` text,
+	FOREIGN KEY (`delivery_id`) REFERENCES `webhook_deliveries`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoints`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_attempts_page_idx` ON `webhook_attempts` (`endpoint_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `webhook_attempts_delivery_idx` ON `webhook_attempts` (`delivery_id`);--> statement-breakpoint
+CREATE TABLE `webhook_deliveries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`endpoint_id` text NOT NULL,
+	`event_id` text NOT NULL,
+	`event_type` text NOT NULL,
+	`outbox_seq` integer,
+	`body` text NOT NULL,
+	`status` text NOT NULL,
+	`attempts` integer NOT NULL,
+	`next_attempt_at` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoints`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_queue_idx` ON `webhook_deliveries` (`endpoint_id`,`status`,`outbox_seq`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_retention_idx` ON `webhook_deliveries` (`status`,`updated_at`);--> statement-breakpoint
+CREATE TABLE `webhook_endpoints` (
+	`id` text PRIMARY KEY NOT NULL,
+	`url` text NOT NULL,
+	`events` text NOT NULL,
+	`enabled` integer NOT NULL,
+	`secret_ciphertext` text NOT NULL,
+	`disabled_reason` text,
+	`disabled_at` text,
+	`failing_since` text,
+	`outbox_cursor` integer NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `webhook_endpoints_page_idx` ON `webhook_endpoints` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `webhook_endpoints_enabled_idx` ON `webhook_endpoints` (`enabled`);--> statement-breakpoint
+CREATE TABLE `alerts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`fingerprint` text NOT NULL,
+	`kind` text NOT NULL,
+	`status` text NOT NULL,
+	`subject_type` text NOT NULL,
+	`subject_id` text NOT NULL,
+	`due_at` text,
+	`data` text NOT NULL,
+	`acknowledged_at` text,
+	`acknowledged_by` text,
+	`resolved_at` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `alerts_fingerprint_uq` ON `alerts` (`fingerprint`);--> statement-breakpoint
+CREATE INDEX `alerts_page_idx` ON `alerts` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `alerts_kind_page_idx` ON `alerts` (`kind`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `alerts_status_page_idx` ON `alerts` (`status`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `interop_jobs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`format` text NOT NULL,
+	`state` text NOT NULL,
+	`parameters` text NOT NULL,
+	`started_at` text,
+	`finished_at` text,
+	`failure` text,
+	`result_key` text,
+	`result_header` text,
+	`result_sha256` text,
+	`result_bytes` integer,
+	`result_count` integer,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `interop_jobs_state_idx` ON `interop_jobs` (`state`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `policies` (
+	`id` text PRIMARY KEY NOT NULL,
+	`type` text NOT NULL,
+	`state` text NOT NULL,
+	`revision` integer NOT NULL,
+	`document` text NOT NULL,
+	`submitted_at` text,
+	`submitted_by` text,
+	`decided_at` text,
+	`decided_by` text,
+	`decision_reason` text,
+	`superseded_at` text,
+	`superseded_by_policy_id` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `policies_page_idx` ON `policies` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `policies_type_page_idx` ON `policies` (`type`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `policies_state_page_idx` ON `policies` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `policies_active_type_uq` ON `policies` (`type`) WHERE state = 'active';--> statement-breakpoint
+CREATE TABLE `policy_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`policy_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`revision` integer NOT NULL,
+	`actor_id` text NOT NULL,
+	`recorded_at` text NOT NULL,
+	`reason` text,
+	`data` text NOT NULL,
+	FOREIGN KEY (`policy_id`) REFERENCES `policies`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `policy_events_policy_idx` ON `policy_events` (`policy_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE TABLE `policy_receipts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`policy_id` text NOT NULL,
+	`policy_type` text NOT NULL,
+	`revision` integer NOT NULL,
+	`document_sha256` text NOT NULL,
+	`superseded_policy_id` text,
+	`approved_by` text NOT NULL,
+	`approved_at` text NOT NULL,
+	`reason` text NOT NULL,
+	`request_id` text NOT NULL,
+	FOREIGN KEY (`policy_id`) REFERENCES `policies`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `policy_receipts_policy_uq` ON `policy_receipts` (`policy_id`);--> statement-breakpoint
+CREATE TABLE `policy_revisions` (
+	`policy_id` text NOT NULL,
+	`revision` integer NOT NULL,
+	`document` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`policy_id`) REFERENCES `policies`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `policy_revisions_uq` ON `policy_revisions` (`policy_id`,`revision`);--> statement-breakpoint
+CREATE TABLE `inspection_results` (
+	`id` text PRIMARY KEY NOT NULL,
+	`item_id` text NOT NULL,
+	`case_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`result` text NOT NULL,
+	`performed_on` text NOT NULL,
+	`certificate_reference` text,
+	`next_due_on` text NOT NULL,
+	`notes` text,
+	`work_order_id` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`case_id`) REFERENCES `workflow_cases`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `inspection_results_item_idx` ON `inspection_results` (`item_id`,`performed_on`);--> statement-breakpoint
+CREATE TABLE `warranty_claims` (
+	`id` text PRIMARY KEY NOT NULL,
+	`item_id` text NOT NULL,
+	`agreement_id` text NOT NULL,
+	`case_id` text NOT NULL,
+	`description` text NOT NULL,
+	`reference` text,
+	`state` text NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`agreement_id`) REFERENCES `agreements`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`case_id`) REFERENCES `workflow_cases`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `warranty_claims_item_idx` ON `warranty_claims` (`item_id`);--> statement-breakpoint
+CREATE INDEX `warranty_claims_agreement_idx` ON `warranty_claims` (`agreement_id`);--> statement-breakpoint
+CREATE TABLE `workflow_case_history` (
+	`id` text PRIMARY KEY NOT NULL,
+	`case_id` text NOT NULL,
+	`version` integer NOT NULL,
+	`kind` text NOT NULL,
+	`actor_id` text NOT NULL,
+	`recorded_at` text NOT NULL,
+	`reason` text,
+	`data` text NOT NULL,
+	FOREIGN KEY (`case_id`) REFERENCES `workflow_cases`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `workflow_case_history_case_idx` ON `workflow_case_history` (`case_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE TABLE `workflow_cases` (
+	`id` text PRIMARY KEY NOT NULL,
+	`type` text NOT NULL,
+	`state` text NOT NULL,
+	`operation` text NOT NULL,
+	`reason` text,
+	`decision` text,
+	`application_receipt` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `workflow_cases_page_idx` ON `workflow_cases` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `workflow_cases_creator_page_idx` ON `workflow_cases` (`created_by`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `workflow_cases_type_page_idx` ON `workflow_cases` (`type`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `workflow_cases_state_page_idx` ON `workflow_cases` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `import_batches` (
+	`id` text PRIMARY KEY NOT NULL,
+	`state` text NOT NULL,
+	`file_name` text NOT NULL,
+	`preset` text,
+	`detected` text NOT NULL,
+	`columns` text NOT NULL,
+	`row_count` integer NOT NULL,
+	`importable_count` integer NOT NULL,
+	`skipped_count` integer NOT NULL,
+	`error_count` integer NOT NULL,
+	`errors` text NOT NULL,
+	`warnings` text NOT NULL,
+	`references` text NOT NULL,
+	`result` text,
+	`committed_at` text,
+	`committed_by` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `import_rows` (
+	`batch_id` text NOT NULL,
+	`row_number` integer NOT NULL,
+	`status` text NOT NULL,
+	`data` text,
+	PRIMARY KEY(`batch_id`, `row_number`),
+	FOREIGN KEY (`batch_id`) REFERENCES `import_batches`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `planning_audit` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text,
+	`record_type` text NOT NULL,
+	`record_id` text NOT NULL,
+	`action` text NOT NULL,
+	`actor_id` text NOT NULL,
+	`recorded_at` text NOT NULL,
+	`data` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `planning_audit_project_idx` ON `planning_audit` (`project_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_audit_record_idx` ON `planning_audit` (`record_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE TABLE `canonical_add_ons` (
+	`id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`name` text NOT NULL,
+	`description` text,
+	`price_amount` text NOT NULL,
+	`price_currency` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`updated_by` text NOT NULL,
+	FOREIGN KEY (`event_id`) REFERENCES `canonical_events`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `canonical_add_ons_event_idx` ON `canonical_add_ons` (`event_id`,`name`);--> statement-breakpoint
+CREATE TABLE `canonical_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`venue` text,
+	`starts_at` text NOT NULL,
+	`ends_at` text NOT NULL,
+	`time_zone` text NOT NULL,
+	`status` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`updated_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `canonical_events_page_idx` ON `canonical_events` (`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `canonical_inclusions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`tier_id` text,
+	`name` text NOT NULL,
+	`description` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`updated_by` text NOT NULL,
+	FOREIGN KEY (`event_id`) REFERENCES `canonical_events`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`tier_id`) REFERENCES `canonical_tiers`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `canonical_inclusions_event_idx` ON `canonical_inclusions` (`event_id`,`name`);--> statement-breakpoint
+CREATE TABLE `canonical_shop_items` (
+	`id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`name` text NOT NULL,
+	`description` text,
+	`price_amount` text NOT NULL,
+	`price_currency` text NOT NULL,
+	`stock` integer,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`updated_by` text NOT NULL,
+	FOREIGN KEY (`event_id`) REFERENCES `canonical_events`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `canonical_shop_items_event_idx` ON `canonical_shop_items` (`event_id`,`name`);--> statement-breakpoint
+CREATE TABLE `canonical_tiers` (
+	`id` text PRIMARY KEY NOT NULL,
+	`event_id` text NOT NULL,
+	`name` text NOT NULL,
+	`description` text,
+	`price_amount` text NOT NULL,
+	`price_currency` text NOT NULL,
+	`capacity` integer,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`updated_by` text NOT NULL,
+	FOREIGN KEY (`event_id`) REFERENCES `canonical_events`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `canonical_tiers_event_idx` ON `canonical_tiers` (`event_id`,`name`);--> statement-breakpoint
+CREATE TABLE `planning_project_members` (
+	`project_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`role` text NOT NULL,
+	`added_at` text NOT NULL,
+	`added_by` text NOT NULL,
+	PRIMARY KEY(`project_id`, `user_id`),
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_project_members_user_idx` ON `planning_project_members` (`user_id`,`project_id`);--> statement-breakpoint
+CREATE TABLE `planning_projects` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`description` text,
+	`time_zone` text NOT NULL,
+	`starts_on` text,
+	`ends_on` text,
+	`state` text NOT NULL,
+	`paused_from` text,
+	`event_id` text,
+	`linked_at` text,
+	`linked_by` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`event_id`) REFERENCES `canonical_events`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_projects_page_idx` ON `planning_projects` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_projects_state_page_idx` ON `planning_projects` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `planning_record_people` (
+	`record_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`relation` text NOT NULL,
+	PRIMARY KEY(`record_id`, `user_id`, `relation`),
+	FOREIGN KEY (`record_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_record_people_user_idx` ON `planning_record_people` (`user_id`,`record_id`);--> statement-breakpoint
+CREATE TABLE `planning_records` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`collection` text NOT NULL,
+	`title` text NOT NULL,
+	`state` text,
+	`due_at` text,
+	`data` text NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_records_page_idx` ON `planning_records` (`project_id`,`collection`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_records_state_page_idx` ON `planning_records` (`project_id`,`collection`,`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_records_due_idx` ON `planning_records` (`project_id`,`collection`,`due_at`);--> statement-breakpoint
+CREATE TABLE `planning_dependencies` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`from_id` text NOT NULL,
+	`to_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`lag_minutes` integer DEFAULT 0 NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`from_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`to_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_dependencies_edge_uq` ON `planning_dependencies` (`project_id`,`from_id`,`to_id`);--> statement-breakpoint
+CREATE INDEX `planning_dependencies_to_idx` ON `planning_dependencies` (`to_id`);--> statement-breakpoint
+CREATE TABLE `planning_resource_links` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`resource_type` text NOT NULL,
+	`resource_id` text NOT NULL,
+	`planning_record_id` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`planning_record_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_resource_links_uq` ON `planning_resource_links` (`project_id`,`resource_type`,`resource_id`,`planning_record_id`);--> statement-breakpoint
+CREATE INDEX `planning_resource_links_record_idx` ON `planning_resource_links` (`planning_record_id`);--> statement-breakpoint
+CREATE TABLE `planning_change_sets` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`title` text NOT NULL,
+	`state` text NOT NULL,
+	`operations` text NOT NULL,
+	`reviewed_by` text,
+	`reviewed_at` text,
+	`review_decision` text,
+	`review_reason` text,
+	`applied_by` text,
+	`applied_at` text,
+	`conflicts` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_change_sets_page_idx` ON `planning_change_sets` (`project_id`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_change_sets_state_page_idx` ON `planning_change_sets` (`project_id`,`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_change_sets_review_idx` ON `planning_change_sets` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `evidence` (
+	`id` text PRIMARY KEY NOT NULL,
+	`target_type` text NOT NULL,
+	`target_id` text NOT NULL,
+	`classification` text NOT NULL,
+	`file_name` text NOT NULL,
+	`size` integer NOT NULL,
+	`declared_type` text NOT NULL,
+	`sniffed_type` text NOT NULL,
+	`sha256` text NOT NULL,
+	`scan_state` text NOT NULL,
+	`scanned_at` text,
+	`scan_finding` text,
+	`storage_key` text NOT NULL,
+	`envelope` text NOT NULL,
+	`key_id` text NOT NULL,
+	`reviewed_by` text,
+	`reviewed_at` text,
+	`review_reason` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `evidence_page_idx` ON `evidence` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `evidence_target_idx` ON `evidence` (`target_type`,`target_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `evidence_target_id_idx` ON `evidence` (`target_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `evidence_scan_idx` ON `evidence` (`scan_state`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `evidence_scan_queue_idx` ON `evidence` (`scan_state`,`scanned_at`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `evidence_classification_idx` ON `evidence` (`classification`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `evidence_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`evidence_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`actor_id` text NOT NULL,
+	`recorded_at` text NOT NULL,
+	`data` text NOT NULL,
+	FOREIGN KEY (`evidence_id`) REFERENCES `evidence`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `evidence_events_evidence_idx` ON `evidence_events` (`evidence_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE TABLE `planning_agenda_items` (
+	`id` text PRIMARY KEY NOT NULL,
+	`meeting_id` text NOT NULL,
+	`position` integer NOT NULL,
+	`title` text NOT NULL,
+	`duration_minutes` integer NOT NULL,
+	`presenter_user_id` text,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`meeting_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_agenda_items_meeting_idx` ON `planning_agenda_items` (`meeting_id`,`position`);--> statement-breakpoint
+CREATE TABLE `planning_meeting_occurrences` (
+	`id` text PRIMARY KEY NOT NULL,
+	`meeting_id` text NOT NULL,
+	`occurrence_at` text NOT NULL,
+	`cancelled` integer NOT NULL,
+	`starts_at` text,
+	`ends_at` text,
+	`title` text,
+	`location` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`meeting_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_meeting_occurrences_idx` ON `planning_meeting_occurrences` (`meeting_id`,`occurrence_at`);--> statement-breakpoint
+CREATE TABLE `planning_minutes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`meeting_id` text NOT NULL,
+	`revision` integer NOT NULL,
+	`state` text NOT NULL,
+	`content` text NOT NULL,
+	`decisions` text NOT NULL,
+	`action_items` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	`published_at` text,
+	`published_by` text,
+	`superseded_at` text,
+	`superseded_by` text,
+	FOREIGN KEY (`meeting_id`) REFERENCES `planning_records`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_minutes_revision_idx` ON `planning_minutes` (`meeting_id`,`revision`);--> statement-breakpoint
+CREATE INDEX `planning_minutes_state_idx` ON `planning_minutes` (`meeting_id`,`state`);--> statement-breakpoint
+CREATE TABLE `planning_calendar_feeds` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`token_digest` text NOT NULL,
+	`created_at` text NOT NULL,
+	`revoked_at` text,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_calendar_feeds_digest_idx` ON `planning_calendar_feeds` (`token_digest`);--> statement-breakpoint
+CREATE INDEX `planning_calendar_feeds_user_idx` ON `planning_calendar_feeds` (`project_id`,`user_id`,`revoked_at`);--> statement-breakpoint
+CREATE TABLE `planning_artifacts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`planning_record_id` text,
+	`classification` text NOT NULL,
+	`file_name` text NOT NULL,
+	`size` integer NOT NULL,
+	`declared_type` text NOT NULL,
+	`sniffed_type` text NOT NULL,
+	`sha256` text NOT NULL,
+	`scan_state` text NOT NULL,
+	`scan_finding` text,
+	`storage_key` text NOT NULL,
+	`envelope` text NOT NULL,
+	`key_id` text NOT NULL,
+	`reviewed_by` text,
+	`reviewed_at` text,
+	`review_reason` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_artifacts_project_idx` ON `planning_artifacts` (`project_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `planning_imports` (
+	`idempotency_key` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`preview_digest` text NOT NULL,
+	`record_count` integer NOT NULL,
+	`result` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_imports_project_idx` ON `planning_imports` (`project_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `sms_gateway_attempts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`job_id` text NOT NULL,
+	`device_id` text NOT NULL,
+	`lease_id` text NOT NULL,
+	`outcome` text NOT NULL,
+	`segments` integer NOT NULL,
+	`leased_at` text NOT NULL,
+	`lease_expires_at` text NOT NULL,
+	`rechecked_at` text,
+	`client_message_id` text,
+	`sent_at` text,
+	`delivered_at` text,
+	`failed_at` text,
+	`android_result_code` integer,
+	`carrier_result_code` text,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`job_id`) REFERENCES `sms_gateway_jobs`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`device_id`) REFERENCES `sms_gateway_devices`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `sms_gateway_attempts_lease_idx` ON `sms_gateway_attempts` (`lease_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `sms_gateway_attempts_client_msg_idx` ON `sms_gateway_attempts` (`device_id`,`client_message_id`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_attempts_device_idx` ON `sms_gateway_attempts` (`device_id`,`leased_at`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_attempts_leased_idx` ON `sms_gateway_attempts` (`leased_at`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_attempts_job_idx` ON `sms_gateway_attempts` (`job_id`,`leased_at`);--> statement-breakpoint
+CREATE TABLE `sms_gateway_devices` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`state` text NOT NULL,
+	`token_digest` text,
+	`token_revision` integer NOT NULL,
+	`token_issued_at` text,
+	`allowed_countries` text NOT NULL,
+	`max_segments_per_message` integer NOT NULL,
+	`daily_segment_ceiling` integer NOT NULL,
+	`sends_per_minute` integer NOT NULL,
+	`last_heartbeat_at` text,
+	`online` integer NOT NULL,
+	`battery_percent` integer,
+	`charging` integer,
+	`permissions` text NOT NULL,
+	`sims` text NOT NULL,
+	`version` integer NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `sms_gateway_devices_state_idx` ON `sms_gateway_devices` (`state`);--> statement-breakpoint
+CREATE TABLE `sms_gateway_job_states` (
+	`id` text PRIMARY KEY NOT NULL,
+	`job_id` text NOT NULL,
+	`state` text NOT NULL,
+	`code` text,
+	`at` text NOT NULL,
+	`actor` text NOT NULL,
+	FOREIGN KEY (`job_id`) REFERENCES `sms_gateway_jobs`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `sms_gateway_job_states_job_idx` ON `sms_gateway_job_states` (`job_id`,`at`);--> statement-breakpoint
+CREATE TABLE `sms_gateway_jobs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`recipient_user_id` text NOT NULL,
+	`logical_key` text NOT NULL,
+	`purpose` text NOT NULL,
+	`state` text NOT NULL,
+	`state_code` text,
+	`phone_ciphertext` text,
+	`text_ciphertext` text,
+	`payload_digest` text NOT NULL,
+	`content_digest` text NOT NULL,
+	`country_code` text NOT NULL,
+	`encoding` text NOT NULL,
+	`segments` integer NOT NULL,
+	`characters` integer NOT NULL,
+	`cancellation_revision` integer NOT NULL,
+	`expires_at` text NOT NULL,
+	`failed_attempts` integer NOT NULL,
+	`expired_leases` integer NOT NULL,
+	`next_attempt_at` text,
+	`lease_id` text,
+	`leased_device_id` text,
+	`lease_expires_at` text,
+	`lease_confirmed_at` text,
+	`sent_at` text,
+	`delivered_at` text,
+	`terminal_at` text,
+	`version` integer NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `sms_gateway_jobs_logical_key_idx` ON `sms_gateway_jobs` (`logical_key`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_jobs_queue_idx` ON `sms_gateway_jobs` (`state`,`created_at`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_jobs_lease_idx` ON `sms_gateway_jobs` (`state`,`lease_expires_at`);--> statement-breakpoint
+CREATE INDEX `sms_gateway_jobs_content_idx` ON `sms_gateway_jobs` (`content_digest`,`state`);--> statement-breakpoint
+CREATE TABLE `planning_channel_bindings` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`user_id` text NOT NULL,
+	`channel` text NOT NULL,
+	`readiness` text NOT NULL,
+	`reason` text,
+	`identity_version` integer DEFAULT 0 NOT NULL,
+	`locator_cipher` text,
+	`locator_mask` text,
+	`country_code` text,
+	`challenge_digest` text,
+	`challenge_expires_at` text,
+	`challenge_attempts` integer DEFAULT 0 NOT NULL,
+	`challenge_sends` integer DEFAULT 0 NOT NULL,
+	`challenge_sent_at` text,
+	`challenge_sms_job_id` text,
+	`sms_verification` text,
+	`sms_consent` text,
+	`consent_at` text,
+	`reminders` integer DEFAULT false NOT NULL,
+	`linked_at` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_channel_bindings_uq` ON `planning_channel_bindings` (`project_id`,`user_id`,`channel`);--> statement-breakpoint
+CREATE INDEX `planning_channel_bindings_ready_idx` ON `planning_channel_bindings` (`project_id`,`readiness`);--> statement-breakpoint
+CREATE TABLE `planning_destinations` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`name` text NOT NULL,
+	`target_cipher` text NOT NULL,
+	`target_mask` text NOT NULL,
+	`last_test_at` text,
+	`last_test_disposition` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_destinations_project_idx` ON `planning_destinations` (`project_id`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `planning_notification_outbox` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`delivery_id` text NOT NULL,
+	`reminder_id` text NOT NULL,
+	`due_at` text NOT NULL,
+	`recipient_user_id` text NOT NULL,
+	`channel` text NOT NULL,
+	`attempt_no` integer NOT NULL,
+	`state` text NOT NULL,
+	`disposition` text,
+	`destination_mask` text,
+	`sms_job_id` text,
+	`retry_of` text,
+	`recorded_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`completed_at` text,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`delivery_id`) REFERENCES `planning_reminder_deliveries`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_page_idx` ON `planning_notification_outbox` (`project_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_channel_page_idx` ON `planning_notification_outbox` (`project_id`,`channel`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_state_page_idx` ON `planning_notification_outbox` (`project_id`,`state`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_recipient_page_idx` ON `planning_notification_outbox` (`project_id`,`recipient_user_id`,`recorded_at`,`id`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_work_idx` ON `planning_notification_outbox` (`state`,`recorded_at`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_delivery_idx` ON `planning_notification_outbox` (`delivery_id`,`attempt_no`);--> statement-breakpoint
+CREATE INDEX `planning_notification_outbox_retry_idx` ON `planning_notification_outbox` (`retry_of`);--> statement-breakpoint
+CREATE TABLE `planning_reminder_deliveries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`reminder_id` text NOT NULL,
+	`recipient_user_id` text NOT NULL,
+	`channel` text NOT NULL,
+	`identity_version` integer NOT NULL,
+	`logical_key` text NOT NULL,
+	`due_at` text NOT NULL,
+	`state` text NOT NULL,
+	`cancel_reason` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `planning_projects`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `planning_reminder_deliveries_key_uq` ON `planning_reminder_deliveries` (`logical_key`);--> statement-breakpoint
+CREATE INDEX `planning_reminder_deliveries_due_idx` ON `planning_reminder_deliveries` (`state`,`due_at`);--> statement-breakpoint
+CREATE INDEX `planning_reminder_deliveries_reminder_idx` ON `planning_reminder_deliveries` (`reminder_id`,`state`);--> statement-breakpoint
+CREATE INDEX `planning_reminder_deliveries_recipient_idx` ON `planning_reminder_deliveries` (`project_id`,`recipient_user_id`,`channel`,`state`);--> statement-breakpoint
+CREATE TABLE `depreciation_estimates` (
+	`id` text PRIMARY KEY NOT NULL,
+	`profile_id` text NOT NULL,
+	`seq` integer NOT NULL,
+	`effective_month` text NOT NULL,
+	`useful_life_months` integer NOT NULL,
+	`residual_value` text NOT NULL,
+	`opening_carrying` text NOT NULL,
+	`units_plan` text,
+	`reason` text,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`profile_id`) REFERENCES `depreciation_profiles`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `depreciation_estimates_seq_uq` ON `depreciation_estimates` (`profile_id`,`seq`);--> statement-breakpoint
+CREATE TABLE `depreciation_profiles` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`method` text NOT NULL,
+	`declining_rate` text,
+	`convention` text NOT NULL,
+	`currency` text NOT NULL,
+	`cost` text NOT NULL,
+	`residual_value` text NOT NULL,
+	`useful_life_months` integer NOT NULL,
+	`start_date` text NOT NULL,
+	`posted_through` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `depreciation_profiles_book_item_uq` ON `depreciation_profiles` (`book_id`,`item_id`);--> statement-breakpoint
+CREATE INDEX `depreciation_profiles_book_idx` ON `depreciation_profiles` (`book_id`,`id`);--> statement-breakpoint
+CREATE TABLE `depreciation_runs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`entry_ids` text NOT NULL,
+	`total` text NOT NULL,
+	`currency` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `depreciation_runs_book_period_uq` ON `depreciation_runs` (`book_id`,`period_id`);--> statement-breakpoint
+CREATE TABLE `finance_books` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`functional_currency` text NOT NULL,
+	`policy_id` text NOT NULL,
+	`fiscal_year_start_month` integer NOT NULL,
+	`state` text NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`policy_id`) REFERENCES `policies`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_books_page_idx` ON `finance_books` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `finance_books_state_idx` ON `finance_books` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `finance_periods` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`name` text NOT NULL,
+	`starts_on` text NOT NULL,
+	`ends_on` text NOT NULL,
+	`state` text NOT NULL,
+	`closed_at` text,
+	`closed_by` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_periods_page_idx` ON `finance_periods` (`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `finance_periods_book_idx` ON `finance_periods` (`book_id`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `finance_periods_state_idx` ON `finance_periods` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE INDEX `finance_periods_book_dates_idx` ON `finance_periods` (`book_id`,`starts_on`);--> statement-breakpoint
+CREATE TABLE `finance_value_entries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`side` text NOT NULL,
+	`amount` text NOT NULL,
+	`currency` text NOT NULL,
+	`value_date` text NOT NULL,
+	`description` text,
+	`policy_id` text NOT NULL,
+	`workflow_case_id` text,
+	`profile_id` text,
+	`schedule_month` text,
+	`reverses_entry_id` text,
+	`reason` text,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_entries_book_date_idx` ON `finance_value_entries` (`book_id`,`value_date`,`id`);--> statement-breakpoint
+CREATE INDEX `finance_entries_book_item_idx` ON `finance_value_entries` (`book_id`,`item_id`,`value_date`);--> statement-breakpoint
+CREATE INDEX `finance_entries_period_idx` ON `finance_value_entries` (`period_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_entries_reverses_uq` ON `finance_value_entries` (`reverses_entry_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_entries_schedule_uq` ON `finance_value_entries` (`profile_id`,`schedule_month`);

@@ -38,6 +38,8 @@ export interface ReportInput {
   busyBefore: number;
   /** The same, just after the servers stopped. */
   busyAfter: number;
+  /** Further report lines (one-shot scenarios such as the CSV import), after the memory table. */
+  extra?: string[];
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
@@ -86,6 +88,7 @@ export function renderReport(r: ReportInput): string {
     out.push("");
     out.push(m.verdict);
   }
+  if (r.extra?.length) out.push(...r.extra);
   if (r.notes.length > 0) {
     out.push("");
     for (const n of r.notes) out.push(`- ${n}`);

@@ -16,6 +16,14 @@ import { routes as movements } from "./movements/index.ts";
 import { routes as audits } from "./audits/index.ts";
 import { routes as maintenance } from "./maintenance/index.ts";
 import { routes as hub } from "./hub/index.ts";
+import { routes as alerts } from "./alerts/index.ts";
+import { routes as webhooks } from "./webhooks/index.ts";
+import { routes as workflow } from "./workflow/index.ts";
+import { routes as finance } from "./finance/index.ts";
+import { routes as policies } from "./policies/index.ts";
+import { routes as interop } from "./interop/index.ts";
+import { routes as imports } from "./imports/index.ts";
+import { routes as evidence } from "./evidence/index.ts";
 
 export const assetsRoutes: AnyRoute[] = [
   ...register,
@@ -34,4 +42,12 @@ export const assetsRoutes: AnyRoute[] = [
   ...audits,
   ...maintenance,
   ...hub,
+  ...alerts,
+  ...webhooks,
+  ...workflow,
+  ...finance,
+  ...policies,
+  ...interop,
+  ...imports,
+  ...evidence,
 ];

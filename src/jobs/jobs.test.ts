@@ -166,9 +166,9 @@ describe("failures", () => {
 describe("registry", () => {
   test("resolves names and all, and rejects unknown jobs with the registered list", () => {
     const reg = createJobRegistry();
-    expect(reg.names()).toEqual(["housekeeping", "reservations", "replenishment"]);
-    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping", "reservations", "replenishment"]);
-    expect(() => reg.resolve("alerts")).toThrow(new UnknownJobError("unknown job alerts (registered: housekeeping, reservations, replenishment)"));
+    expect(reg.names()).toEqual(["housekeeping", "reservations", "replenishment", "alerts", "webhooks", "scans", "interop-exports", "sms-leases", "reminders"]);
+    expect(reg.resolve("all").map((j) => j.name)).toEqual(["housekeeping", "reservations", "replenishment", "alerts", "webhooks", "scans", "interop-exports", "sms-leases", "reminders"]);
+    expect(() => reg.resolve("nonsense")).toThrow(new UnknownJobError("unknown job nonsense (registered: housekeeping, reservations, replenishment, alerts, webhooks, scans, interop-exports, sms-leases, reminders)"));
   });
 
   test("refuses duplicate names and schedules that do not parse", () => {
@@ -224,11 +224,17 @@ describe("scheduler", () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const seen: string[] = [];
     const scheduler = startScheduler(jobsOn, { cron: fakeCron, onRun: (os) => seen.push(...os.map((o) => `${o.partnerId}:${o.status}`)) });
-    expect(scheduler.jobs).toEqual(["housekeeping", "reservations", "replenishment"]);
+    expect(scheduler.jobs).toEqual(["housekeeping", "reservations", "replenishment", "alerts", "webhooks", "scans", "interop-exports", "sms-leases", "reminders"]);
     expect(fired.map((f) => [f.schedule, f.tz])).toEqual([
       ["0 * * * *", "UTC"],
       ["* * * * *", "UTC"],
       ["*/5 * * * *", "UTC"],
+      ["* * * * *", "UTC"],
+      ["* * * * *", "UTC"],
+      ["* * * * *", "UTC"], // scans
+      ["* * * * *", "UTC"], // interop-exports
+      ["* * * * *", "UTC"], // sms-leases
+      ["* * * * *", "UTC"], // reminders
     ]);
 
     await fired[0]!.handler();
@@ -248,7 +254,7 @@ describe("scheduler", () => {
   test("real Bun.cron registration starts and stops", async () => {
     const jobsOn = { ...env.deps, config: { ...env.deps.config, jobs: true } };
     const s = startScheduler(jobsOn);
-    expect(s.jobs).toEqual(["housekeeping", "reservations", "replenishment"]);
+    expect(s.jobs).toEqual(["housekeeping", "reservations", "replenishment", "alerts", "webhooks", "scans", "interop-exports", "sms-leases", "reminders"]);
     await s.stop();
   });
 });

@@ -4,6 +4,12 @@
 import { housekeepingJob } from "./housekeeping.job.ts";
 import { reservationsJob } from "./reservations.job.ts";
 import { replenishmentJob } from "./replenishment.job.ts";
+import { interopExportsJob } from "./interop-exports.job.ts";
+import { alertsJob } from "./alerts.job.ts";
+import { webhookDeliveryJob } from "./webhook-delivery.job.ts";
+import { evidenceScanJob } from "./evidence-scan.job.ts";
+import { smsLeasesJob } from "./sms-leases.job.ts";
+import { remindersJob } from "./reminders.job.ts";
 import type { JobDefinition } from "./job.ts";
 
 export type { GlobalJob, GlobalJobCtx, JobDefinition, JobResult, PartnerJob, PartnerJobCtx } from "./job.ts";
@@ -53,5 +59,5 @@ export class JobRegistry {
 
 /** Every job the service ships; feature issues add theirs here. */
 export function createJobRegistry(): JobRegistry {
-  return new JobRegistry([housekeepingJob, reservationsJob, replenishmentJob]);
+  return new JobRegistry([housekeepingJob, reservationsJob, replenishmentJob, alertsJob, webhookDeliveryJob, evidenceScanJob, interopExportsJob, smsLeasesJob, remindersJob]);
 }

@@ -13,12 +13,18 @@ export interface Config {
   webhookEncryptionKey?: string;
   contentStore: string;
   s3: { endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
+  /** clamd to stream evidence through (INSTREAM); none configured: the scan is the magic-byte check alone. */
+  clamd?: { host: string; port: number };
+  /** Largest evidence upload in bytes (413 beyond, counted while streaming). */
+  evidenceMaxBytes: number;
   schedulerSecret?: string;
   jobs: boolean;
   smtpUrl?: string;
   messengerA: { apiBase: string; botToken?: string };
   messengerB: { apiBase: string; botToken?: string };
   webhookAllowPrivate: boolean;
+  /** How far ahead alerts warn of ending agreements, warranties and leases (days). */
+  alertHorizonDays: number;
   rateLimitPerMinute: number;
   corsOrigins: string[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";

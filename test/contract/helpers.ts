@@ -35,7 +35,7 @@ export function expectFieldError(res: CallResult, path: string, label = ""): voi
 
 /** Candidate values for a path parameter, tried against its schema in order. */
 function candidates(): string[] {
-  return [Bun.randomUUIDv7(), "ams_admin", "location", "email", "sample-key", "2026-01-01", "1", "appointment"];
+  return [Bun.randomUUIDv7(), "ams_admin", "location", "email", "sample-key", "2026-01-01", "1", "appointment", "2026-01-01T00:00:00Z", "event", "link", "A".repeat(43), "EUR", "ubl-2.3"];
 }
 
 function paramSchema(route: AnyRoute, name: string): ZodType | undefined {

@@ -235,7 +235,8 @@ describe("strict input", () => {
   });
 
   test("a JSON body on a mutation that takes none is 400", async () => {
-    const noBody = session.filter((r) => MUTATING.has(r.method) && !r.body);
+    // Streamed (multipart upload) bodies refuse JSON at /body; their own tests check their parts.
+    const noBody = session.filter((r) => MUTATING.has(r.method) && !r.body && !r.streamedBody);
     await Promise.all(
       noBody.map(async (r) => {
         const res = await send(r, urlFor(r, P), { token: owner, body: { [UNKNOWN_PROP]: 1 } });

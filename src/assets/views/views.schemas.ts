@@ -8,6 +8,7 @@ import { ListAuditsQuery } from "../audits/audits.schemas.ts";
 import { ListWorkOrdersQuery } from "../maintenance/maintenance.schemas.ts";
 import { ListHubTasksQuery } from "../hub/tasks.schemas.ts";
 import { ListShipmentsQuery } from "../transit/transit.schemas.ts";
+import { ListAlertsQuery } from "../alerts/alerts.schemas.ts";
 
 /** The list surfaces a view can be saved for, and the filter keys each accepts. */
 export const SURFACE_FILTERS = {
@@ -38,6 +39,7 @@ export const SURFACE_LIST_QUERIES: Partial<Record<Surface, z.ZodType>> = {
   "work-orders": ListWorkOrdersQuery,
   movements: ListMovementsQuery,
   "hub-tasks": ListHubTasksQuery,
+  alerts: ListAlertsQuery,
 };
 
 const FilterValue = z.union([z.string().max(200), z.array(z.string().max(200)).max(50), z.boolean()]);

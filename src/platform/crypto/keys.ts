@@ -18,7 +18,8 @@ export type KeyPurpose =
   | "dm-locator"
   | "token-pepper"
   | "idempotency"
-  | "webhook-secret";
+  | "webhook-secret"
+  | "sms-payload";
 
 const PURPOSES: ReadonlySet<string> = new Set<KeyPurpose>([
   "cursor",
@@ -27,6 +28,7 @@ const PURPOSES: ReadonlySet<string> = new Set<KeyPurpose>([
   "token-pepper",
   "idempotency",
   "webhook-secret",
+  "sms-payload",
 ]);
 
 // Fixed, public salt: HKDF-Extract only needs it to be constant per deployment

@@ -18,6 +18,8 @@ import { zodIssuesToFieldErrors } from "./validation.ts";
 import { readJsonBody } from "./body.ts";
 import { ProblemResponses } from "../openapi/problem.ts";
 import { entityTag, ifNoneMatchHits, notModified, type Freshness } from "./conditional.ts";
+import { authenticateDevice } from "../auth/device-token.ts";
+import { hmacEqual, sha256Hex } from "../crypto/keys.ts";
 
 export type Family = "assets" | "planning" | "platform";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
@@ -28,6 +30,8 @@ export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Stored for Idempotency-Key replays instead of `body` (a one-time secret is never stored). */
+  replayBody?: unknown;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -42,6 +46,8 @@ export interface ResponseDecl {
   description: string;
   schema?: ZodType;
   headers?: Record<string, { description: string }>;
+  /** Media type the schema is published under (default application/json), e.g. a file download. */
+  mediaType?: string;
 }
 export type Responses = Record<number, ResponseDecl>;
 
@@ -59,9 +65,35 @@ export interface ResultOf<R extends Responses> {
   status: number;
   body?: DeclaredBody<R> | Response;
   headers?: Record<string, string>;
+  /** What an Idempotency-Key replay answers instead of `body` (the body shows a secret once). */
+  replayBody?: DeclaredBody<R>;
 }
 
-export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType, R extends Responses = Responses> {
+/**
+ * A request body the route reads itself, as a stream, instead of the pipeline's readers
+ * (large uploads). `stage` runs where the body would be parsed (after the Idempotency-Key
+ * check) but before the idempotent write transaction, so a long upload never holds the
+ * partner's write lock.
+ */
+export interface StreamedBody<S> {
+  /** Documented request body: its media type and the schema of its parts. */
+  mediaType: string;
+  schema: ZodType;
+  stage: (ctx: RequestCtx, c: Context) => Promise<Staged<S>>;
+}
+
+/**
+ * What staging produced: `value` for the handler (`input.staged`), `fingerprint` standing
+ * for the body in the Idempotency-Key fingerprint, and `discard` undoing the staging when
+ * the handler does not keep it (a replay or a failure).
+ */
+export interface Staged<S> {
+  value: S;
+  fingerprint: unknown;
+  discard: () => Promise<void>;
+}
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType, R extends Responses = Responses, S = undefined> {
   family: Family;
   method: HttpMethod;
   /** Family-relative path in OpenAPI syntax, e.g. `/checkouts/{id}/extend`. */
@@ -79,6 +111,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   params?: P;
   query?: Q;
   body?: B;
+  /** A body the route streams itself (instead of `body`); the handler gets the staged value as `input.staged`. */
+  streamedBody?: StreamedBody<S>;
   /** Success responses: status → schema and description. */
   responses: R;
   /** Extra problem statuses this route can answer (401/403/400/429/500 are added for session routes). */
@@ -87,10 +121,14 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   freshness?: Freshness;
   /** Source file, for `npm run routes`. */
   file: string;
-  handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>, c: Context) => Promise<ResultOf<R>>;
+  handler: (ctx: RequestCtx, input: RouteInput<z.output<P>, z.output<Q>, z.output<B>> & { staged: S }, c: Context) => Promise<ResultOf<R>>;
 }
 
-export type AnyRoute = RouteSpec<AnyObject, AnyObject, ZodType>;
+type LooseSpec = RouteSpec<AnyObject, AnyObject, ZodType, Responses, unknown>;
+/** Any declared route; callers outside the pipeline (seeders, benches) may leave `staged` out. */
+export type AnyRoute = Omit<LooseSpec, "handler"> & {
+  handler: (ctx: RequestCtx, input: RouteInput<unknown, unknown, unknown> & { staged?: unknown }, c: Context) => Promise<ResultOf<Responses>>;
+};
 
 export const PartnerIdQuery = z
   .string()
@@ -102,7 +140,8 @@ export function defineRoute<
   Q extends AnyObject = z.ZodObject<{}>,
   B extends ZodType = z.ZodNever,
   const R extends Responses = Responses,
->(spec: RouteSpec<P, Q, B, R>): AnyRoute {
+  S = undefined,
+>(spec: RouteSpec<P, Q, B, R, S>): AnyRoute {
   return spec as unknown as AnyRoute;
 }
 
@@ -157,8 +196,10 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
     let claims: Claims | undefined;
     if (route.auth === "session") {
       claims = await deps.tokens.verify(c.req.header("authorization"), Math.floor(now.getTime() / 1000));
-    } else if (route.auth !== "none") {
-      // device and scheduler routes resolve their own credentials in the handler.
+    } else if (route.auth === "device") {
+      return render(c, await runAsDevice(route, deps, c, requestId, now));
+    } else if (route.auth === "scheduler") {
+      authenticateScheduler(deps, c.req.header("authorization"));
     }
 
     const rawQuery = queryObject(c);
@@ -179,7 +220,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       const query = parsePart(fullQuery, rawQuery, "query");
       const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : undefined;
       const ctx = { deps, requestId, now, nowIso: now.toISOString(), claims } as unknown as RequestCtx;
-      return render(c, await route.handler(ctx, { params, query, body }, c));
+      return render(c, await route.handler(ctx, { params, query, body, staged: undefined }, c));
     }
 
     const partnerId = rawQuery.partnerId as string;
@@ -215,16 +256,34 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       const query = parsePart(fullQuery, rawQuery, "query");
       const body = route.body
         ? parsePart(route.body, await readJsonBody(c), "body")
-        : c.req.raw.body === null
+        : c.req.raw.body === null || route.streamedBody
           ? undefined
           : parsePart(undefined, await readJsonBody(c, true), "body");
-      const input = { params, query, body };
+      const staged = route.streamedBody ? await route.streamedBody.stage(ctx, c) : undefined;
+      const input = { params, query, body, staged: staged?.value };
 
       if (key !== undefined && idem !== "none" && MUTATING.has(route.method)) {
-        const result = await runIdempotent(ctx, { key, method: route.method.toUpperCase(), template, path: c.req.path, query: rawQuery, body }, () =>
-          route.handler(ctx, input, c),
-        );
+        let result;
+        try {
+          result = await runIdempotent(
+            ctx,
+            { key, method: route.method.toUpperCase(), template, path: c.req.path, query: rawQuery, body: staged ? staged.fingerprint : body },
+            () => route.handler(ctx, input, c),
+          );
+        } catch (err) {
+          await staged?.discard();
+          throw err;
+        }
+        if (result.replayed || result.result.status >= 300) await staged?.discard();
         return render(c, result.result, result.replayed);
+      }
+      if (staged) {
+        try {
+          return render(c, await route.handler(ctx, input, c));
+        } catch (err) {
+          await staged.discard();
+          throw err;
+        }
       }
       if (route.method === "get") {
         const tag = entityTag(ctx, template, { params, query }, route.freshness ?? "data");
@@ -240,6 +299,51 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       deps.tenancy.release(member.tenant);
     }
   };
+}
+
+/**
+ * A device route (SMS gateway): the bearer native token names the partner and the
+ * device (registry digest look-up), so there is no partnerId, session or
+ * capability; the handler gets the partner's context acting as `device:<id>`,
+ * with the caller in `ctx.device`. Device routes take no Idempotency-Key: their
+ * own ids (lease ids, client message ids) make retries safe.
+ */
+async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: string, now: Date): Promise<RouteResult> {
+  const device = await authenticateDevice(deps, c.req.header("authorization"));
+  if (!(await deps.tenancy.partnerExists(device.partnerId))) throw new AppError("unauthenticated", "the device token is unknown, rotated or revoked");
+  const params = parsePart(route.params, c.req.param(), "params");
+  const query = parsePart(route.query ?? z.strictObject({}), queryObject(c), "query");
+  const body = route.body
+    ? parsePart(route.body, await readJsonBody(c), "body")
+    : c.req.raw.body === null
+      ? undefined
+      : parsePart(undefined, await readJsonBody(c, true), "body");
+  const tenant = await deps.tenancy.acquire(device.partnerId);
+  try {
+    const ctx = {
+      deps,
+      requestId,
+      now,
+      nowIso: now.toISOString(),
+      actorId: `device:${device.deviceId}`,
+      partnerId: device.partnerId,
+      tenant,
+      capabilities: new Set(),
+      device,
+    } as unknown as RequestCtx;
+    return await route.handler(ctx, { params, query, body, staged: undefined }, c);
+  } finally {
+    deps.tenancy.release(tenant);
+  }
+}
+
+/** The scheduler route's bearer secret (SCHEDULER_SECRET); unset → the route answers 401 to everyone. */
+function authenticateScheduler(deps: Deps, authorization: string | undefined): void {
+  const secret = deps.config.schedulerSecret;
+  const m = /^Bearer (.+)$/.exec(authorization ?? "");
+  if (!secret || !m || !hmacEqual(sha256Hex(m[1]!), sha256Hex(secret))) {
+    throw new AppError("unauthenticated", "the scheduler secret is required (Authorization: Bearer <SCHEDULER_SECRET>)");
+  }
 }
 
 function render(c: Context, result: RouteResult, replayed = false): Response {
@@ -262,7 +366,7 @@ export function toOpenApiRoute(route: AnyRoute) {
     responses[status] = {
       description: r.description,
       ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, { description: v.description, schema: { type: "string" } }])) } : {}),
-      ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}),
+      ...(r.schema ? { content: { [r.mediaType ?? "application/json"]: { schema: r.schema } } } : {}),
     };
   }
   const conditional = route.method === "get" && scoped && route.auth === "session";
@@ -285,11 +389,13 @@ export function toOpenApiRoute(route: AnyRoute) {
   }
   const problemStatuses = new Set<number>(route.problems ?? []);
   if (route.auth === "session") [400, 401, 403, 429].forEach((s) => problemStatuses.add(s));
+  if (route.auth === "device" || route.auth === "scheduler") problemStatuses.add(401);
   if (route.params) problemStatuses.add(404);
   if (route.body || route.query) problemStatuses.add(400);
   if (idem !== "none" && MUTATING.has(route.method)) problemStatuses.add(409);
   if (scoped && route.auth === "session") problemStatuses.add(503);
-  if (route.body) problemStatuses.add(413);
+  if (route.body || route.streamedBody) problemStatuses.add(413);
+  if (route.streamedBody) problemStatuses.add(400);
   problemStatuses.add(500);
   for (const s of [...problemStatuses].sort()) responses[String(s)] = ProblemResponses[s] ?? ProblemResponses[500];
 
@@ -325,6 +431,7 @@ export function toOpenApiRoute(route: AnyRoute) {
       ...(Object.keys(fullQuery.shape).length ? { query: fullQuery } : {}),
       ...(headers ? { headers } : {}),
       ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+      ...(route.streamedBody ? { body: { required: true, content: { [route.streamedBody.mediaType]: { schema: route.streamedBody.schema } } } } : {}),
     },
     responses,
     ...extensions,

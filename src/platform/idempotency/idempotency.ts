@@ -17,6 +17,8 @@ export interface StoredOutcome {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** What a replay answers instead of `body`, when the body carries a secret shown once. */
+  replayBody?: unknown;
 }
 
 /** 1–255 visible ASCII characters; the OpenAPI header schema uses the same pattern. */
@@ -96,7 +98,8 @@ export async function runIdempotent(
           ...keyOf,
           fingerprint,
           status: result.status,
-          body: result.body === undefined ? "" : JSON.stringify(result.body),
+          // A one-time secret in the answer (a device token) is never kept: the replay gets replayBody.
+          body: (result.replayBody ?? result.body) === undefined ? "" : JSON.stringify(result.replayBody ?? result.body),
           headers: result.headers ?? {},
           createdAt: ctx.nowIso,
         });

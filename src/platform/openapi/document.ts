@@ -33,6 +33,20 @@ export function buildOpenApiDocument(family: Family, routes: AnyRoute[]): Record
     bearerFormat: "JWT",
     description: "Dashboard session token (claims sub, sid, iat, exp, aal, amr, auth_time).",
   });
+  if (routes.some((r) => r.family === family && r.auth === "device")) {
+    gen.openAPIRegistry.registerComponent("securitySchemes", "deviceAuth", {
+      type: "http",
+      scheme: "bearer",
+      description: "SMS gateway device: the native token issued once by the native-token route (only its digest is stored).",
+    });
+  }
+  if (routes.some((r) => r.family === family && r.auth === "scheduler")) {
+    gen.openAPIRegistry.registerComponent("securitySchemes", "schedulerAuth", {
+      type: "http",
+      scheme: "bearer",
+      description: "The deployment's SCHEDULER_SECRET.",
+    });
+  }
   for (const r of routes) if (r.family === family) gen.openAPIRegistry.registerPath(toOpenApiRoute(r) as never);
   const info = FAMILY_INFO[family];
   const doc = gen.getOpenAPI31Document({

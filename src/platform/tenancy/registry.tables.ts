@@ -19,10 +19,23 @@ export const userPartners = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.partnerId] }), index("user_partners_partner_idx").on(t.partnerId)],
 );
 
-/** Global device-token digests → partner and device (SMS gateway). */
-export const deviceTokens = sqliteTable("device_tokens", {
-  digest: text("digest").primaryKey(),
-  partnerId: text("partner_id").notNull().references(() => partners.id),
-  deviceId: text("device_id").notNull(),
-  createdAt: text("created_at").notNull(),
-});
+export const DEVICE_TOKEN_STATES = ["active", "revoked"] as const;
+
+/**
+ * Global device-token digests → partner and device (SMS gateway): a device call
+ * carries no partnerId, so its token's digest is how the service finds the partner.
+ * Rotation and revocation mark old digests `revoked` (kept so a stale token is a
+ * plain 401, never a lookup miss that could be retried elsewhere).
+ */
+export const deviceTokens = sqliteTable(
+  "device_tokens",
+  {
+    digest: text("digest").primaryKey(),
+    partnerId: text("partner_id").notNull().references(() => partners.id),
+    deviceId: text("device_id").notNull(),
+    state: text("state", { enum: DEVICE_TOKEN_STATES }).notNull().default("active"),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("device_tokens_device_idx").on(t.partnerId, t.deviceId)],
+);

@@ -258,6 +258,11 @@ export class Tenancy {
     );
   }
 
+  /** One write transaction on the registry under its lock (global look-ups such as device-token digests). */
+  async registryWrite<T>(fn: (tx: Querier<RegistrySchema>) => Promise<T>): Promise<T> {
+    return this.locks.run(REGISTRY_LOCK, () => this.registry.transaction(fn));
+  }
+
   close(): void {
     for (const h of this.#cache.values()) h.db.close();
     this.#cache.clear();

@@ -1,0 +1,19 @@
+// Every minute: the SMS gateway's time rules for each partner — unconfirmed
+// leases past expiry return to the queue, sends with no report within the
+// delivery window become sent_unconfirmed, retry_wait jobs whose backoff ended
+// are pending again, and queued jobs past their deadline expire.
+import { sweepSmsQueue } from "../planning/sms-gateway/sms-gateway.service.ts";
+import type { PartnerJob } from "./job.ts";
+
+export const smsLeasesJob: PartnerJob = {
+  name: "sms-leases",
+  schedule: "* * * * *",
+  perPartner: true,
+  async run(ctx) {
+    const c = await sweepSmsQueue(ctx, { signal: ctx.signal });
+    return {
+      processed: c.leasesRequeued + c.unconfirmed + c.retriesDue + c.expired,
+      detail: `leases requeued ${c.leasesRequeued}, sent_unconfirmed ${c.unconfirmed}, retries due ${c.retriesDue}, expired ${c.expired}`,
+    };
+  },
+};
