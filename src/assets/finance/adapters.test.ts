@@ -20,7 +20,7 @@ const mgr = api.as("mgr");
 const boss = api.as("boss");
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 const s = { policyId: "", bookId: "", jan: "", feb: "", itemId: "", profileId: "" };
-const UBL = join(import.meta.dir, "../../../../shared/standards/ubl/xsdrt");
+const UBL = join(import.meta.dir, "../../../test/fixtures/standards/ubl/xsdrt");
 
 async function activate(document: Record<string, unknown>): Promise<string> {
   const draft = await mgr.create("/policies", { type: "depreciation", document });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { partnerKit, type Kit } from "../../../test/kit.ts";
 import { assertDeclaredResponse, type CallResult } from "../../../test/harness.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../../shared/samples/csv");
+const SAMPLES = join(import.meta.dir, "../../../test/fixtures/samples/csv");
 const sample = (name: string) => readFileSync(join(SAMPLES, name));
 
 let api: Kit & { close(): void };

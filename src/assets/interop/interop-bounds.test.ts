@@ -14,7 +14,7 @@ import { recordMovement } from "../kernel/movements.ts";
 import { EPCIS_MAX_EVENTS } from "./epcis.schemas.ts";
 import { profileIssues } from "./epcis.validation.ts";
 
-const officialSchema = JSON.parse(readFileSync(`${import.meta.dir}/../../../../shared/standards/epcis/epcis-json-schema-2.0.1.json`, "utf8"));
+const officialSchema = JSON.parse(readFileSync(`${import.meta.dir}/../../../test/fixtures/standards/epcis/epcis-json-schema-2.0.1.json`, "utf8"));
 const ajv = new Ajv({ strict: false });
 addFormats(ajv);
 const validate = ajv.compile(officialSchema);

@@ -2,7 +2,7 @@
 // case (no GS1 identifier) are commissioned, the desk is checked out and returned,
 // both are packed onto an SSCC pallet, shipped, handed to a carrier and received
 // (unpacked), and a mistaken move is corrected. The EPCIS export of that story must
-// validate against GS1's EPCIS 2.0.1 JSON Schema (../shared/standards/epcis) with
+// validate against GS1's EPCIS 2.0.1 JSON Schema (test/fixtures/standards/epcis, a copy of ../shared/standards/epcis) with
 // Ajv and pass our bare-word CBV and time-zone rules; the canonical snapshot must
 // validate against the CanonicalSnapshot component the OpenAPI document publishes
 // and carry every identifier and movement exactly as the API shows them.
@@ -20,7 +20,7 @@ import { runJob } from "../../jobs/run-job.ts";
 import { interopExportsJob } from "../../jobs/interop-exports.job.ts";
 import { profileIssues } from "./epcis.validation.ts";
 
-const STANDARDS = `${import.meta.dir}/../../../../shared/standards/epcis`;
+const STANDARDS = `${import.meta.dir}/../../../test/fixtures/standards/epcis`;
 const officialSchema = JSON.parse(readFileSync(`${STANDARDS}/epcis-json-schema-2.0.1.json`, "utf8"));
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
