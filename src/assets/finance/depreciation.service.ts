@@ -12,6 +12,7 @@ import { depreciationDefaults } from "../policies/policies.service.ts";
 import { depreciationEstimates, depreciationProfiles, depreciationRuns, financeValueEntries } from "./finance.tables.ts";
 import { assertBookActive, assertBookPolicyActive, findBook, requireBook, requireOpenPeriod } from "./books.service.ts";
 import { appendEntry, requireOwnedItem, toEntryDto, type EntryRow } from "./entries.service.ts";
+import { disposedItemIds } from "./disposals.service.ts";
 import { CONVENTIONS, Dec, addMonths, fixed, lastDayOf, monthOf, monthsBetween, segmentSchedule, type Basis, type Convention, type Method } from "./schedule.ts";
 import type { ChangeEstimate, CreateDepreciationProfile, DepreciationProfile, DepreciationRun, Schedule } from "./finance.schemas.ts";
 
@@ -245,7 +246,10 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
     const profiles = await db(ctx).select().from(depreciationProfiles).where(eq(depreciationProfiles.bookId, book.id)).orderBy(asc(depreciationProfiles.id));
     const posted: EntryRow[] = [];
     let total = new Dec(0);
+    // An asset whose disposal the book has completed is derecognised: nothing more depreciates.
+    const disposed = await disposedItemIds(ctx, book.id);
     for (const profile of profiles) {
+      if (disposed.has(profile.itemId)) continue;
       const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, profile.id)).orderBy(asc(depreciationEstimates.seq));
       const due = scheduleRows(profile, estimates).filter((r) => (profile.postedThrough === null || r.month > profile.postedThrough) && r.month <= lastMonth);
       if (due.length === 0) continue;

@@ -70,6 +70,12 @@ export async function validateProposal(ctx: TenantCtx, op: Proposal, base: strin
   assertInPeriod(period, op.valueDate, `${base}/valueDate`);
 }
 
+/** Whether a value entry with this id exists (evidence may be bound to one). */
+export async function valueEntryExists(ctx: TenantCtx, id: string): Promise<boolean> {
+  const row = (await db(ctx).select({ id: financeValueEntries.id }).from(financeValueEntries).where(eq(financeValueEntries.id, id)).limit(1))[0];
+  return row !== undefined;
+}
+
 /** Writes the approved proposal's entry (inside the approval's transaction). */
 export async function applyProposal(ctx: TenantCtx, op: Proposal, caseId: string, reason: string): Promise<EntryRow> {
   const side = op.debit ? "debit" : "credit";

@@ -1,6 +1,8 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { items } from "../kernel/kernel.tables.ts";
 import { policies } from "../policies/policies.tables.ts";
+import { catalogCategories } from "../catalogue/catalogue.tables.ts";
+import { locations } from "../locations/locations.tables.ts";
 
 /** A set of books kept in one functional currency under one depreciation policy. */
 export const financeBooks = sqliteTable(
@@ -170,4 +172,125 @@ export const depreciationRuns = sqliteTable(
     createdBy: text("created_by").notNull(),
   },
   (t) => [uniqueIndex("depreciation_runs_book_period_uq").on(t.bookId, t.periodId)],
+);
+
+/** One journal line: an account's net side and amount over a batch's entries. */
+export interface JournalLine {
+  lineNumber: number;
+  account: string;
+  accountName: string;
+  side: "debit" | "credit";
+  amount: string;
+}
+/** Account pair of one entry kind: the asset-side account and its counter-account. */
+export interface AccountPair {
+  account: string;
+  accountName: string;
+  counterAccount: string;
+  counterAccountName: string;
+}
+
+/**
+ * A closed period's value entries journalised once: balanced double-entry lines, one
+ * per account (net), under the account mapping in force when it was prepared.
+ */
+export const financeJournalBatches = sqliteTable(
+  "finance_journal_batches",
+  {
+    id: text("id").primaryKey(),
+    bookId: text("book_id")
+      .notNull()
+      .references(() => financeBooks.id),
+    periodId: text("period_id")
+      .notNull()
+      .references(() => financePeriods.id),
+    currency: text("currency").notNull(),
+    entryCount: integer("entry_count").notNull(),
+    mapping: text("mapping", { mode: "json" }).$type<Record<string, AccountPair>>().notNull(),
+    lines: text("lines", { mode: "json" }).$type<JournalLine[]>().notNull(),
+    totalDebit: text("total_debit").notNull(),
+    totalCredit: text("total_credit").notNull(),
+    state: text("state", { enum: ["prepared", "exported"] }).notNull(),
+    exportCount: integer("export_count").notNull(),
+    exportedAt: text("exported_at"),
+    exportedBy: text("exported_by"),
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    createdBy: text("created_by").notNull(),
+  },
+  (t) => [uniqueIndex("finance_journal_batches_period_uq").on(t.bookId, t.periodId)],
+);
+
+/** The financial completion of an asset's disposal in a book: derecognition and its gain or loss. */
+export const financeDisposals = sqliteTable(
+  "finance_disposals",
+  {
+    id: text("id").primaryKey(),
+    bookId: text("book_id")
+      .notNull()
+      .references(() => financeBooks.id),
+    itemId: text("item_id")
+      .notNull()
+      .references(() => items.id),
+    periodId: text("period_id")
+      .notNull()
+      .references(() => financePeriods.id),
+    valueDate: text("value_date").notNull(),
+    currency: text("currency").notNull(),
+    proceeds: text("proceeds").notNull(),
+    carryingAmount: text("carrying_amount").notNull(),
+    /** Signed decimal: proceeds − carrying amount (positive a gain, negative a loss). */
+    gainOrLoss: text("gain_or_loss").notNull(),
+    outcome: text("outcome", { enum: ["gain", "loss", "nil"] }).notNull(),
+    /** The disposal value entry derecognising the carrying amount (null when it was zero). */
+    entryId: text("entry_id").references(() => financeValueEntries.id),
+    reason: text("reason").notNull(),
+    createdAt: text("created_at").notNull(),
+    createdBy: text("created_by").notNull(),
+  },
+  (t) => [uniqueIndex("finance_disposals_book_item_uq").on(t.bookId, t.itemId), index("finance_disposals_item_idx").on(t.itemId)],
+);
+
+/** A spending limit for a period of a book, optionally narrowed to a category and/or a location. */
+export const financeBudgets = sqliteTable(
+  "finance_budgets",
+  {
+    id: text("id").primaryKey(),
+    bookId: text("book_id")
+      .notNull()
+      .references(() => financeBooks.id),
+    periodId: text("period_id")
+      .notNull()
+      .references(() => financePeriods.id),
+    name: text("name").notNull(),
+    categoryId: text("category_id").references(() => catalogCategories.id),
+    locationId: text("location_id").references(() => locations.id),
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    createdBy: text("created_by").notNull(),
+  },
+  (t) => [index("finance_budgets_period_idx").on(t.periodId)],
+);
+
+/** Costs of owning and running an asset beyond its acquisition (energy, licences, operation…). Append-only. */
+export const financeLifecycleCosts = sqliteTable(
+  "finance_lifecycle_costs",
+  {
+    id: text("id").primaryKey(),
+    itemId: text("item_id")
+      .notNull()
+      .references(() => items.id),
+    kind: text("kind", { enum: ["energy", "consumables", "licence", "operation", "insurance", "maintenance", "other"] }).notNull(),
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    incurredOn: text("incurred_on").notNull(),
+    description: text("description"),
+    createdAt: text("created_at").notNull(),
+    createdBy: text("created_by").notNull(),
+  },
+  (t) => [index("finance_lifecycle_costs_item_idx").on(t.itemId, t.incurredOn)],
 );

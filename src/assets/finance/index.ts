@@ -14,10 +14,18 @@ import { closeFinanceBook } from "./routes/close-finance-book.ts";
 import { createFiscalPeriod } from "./routes/create-fiscal-period.ts";
 import { listFiscalPeriods } from "./routes/list-fiscal-periods.ts";
 import { createDepreciationProfile } from "./routes/create-depreciation-profile.ts";
+import { analyzeTco } from "./routes/analyze-tco.ts";
+import { createLifecycleCost } from "./routes/create-lifecycle-cost.ts";
+import { createBudget } from "./routes/create-budget.ts";
+import { getBudget } from "./routes/get-budget.ts";
+import { createJournalBatch } from "./routes/create-journal-batch.ts";
+import { exportJournalBatch } from "./routes/export-journal-batch.ts";
+import { completeFinanceDisposal } from "./routes/complete-finance-disposal.ts";
 
-// The spec's finance routes of parts 1, 2, 3 and 5 in its order, then the create/list
-// routes beyond the spec. Part 4 (components, NRV, TCO, lifecycle costs, budgets,
-// insurance, replacement forecasts, journal batches, receipts, reconcile, disposals) is not mounted.
+// The spec's finance routes in its order, then the routes beyond the spec. Of part 4,
+// TCO, lifecycle costs, budgets, journal batches (+ export) and disposal completion are
+// mounted; components, NRV reviews, insurance, replacement forecasts, receipts and
+// reconcile are not built and not mounted.
 export const routes: AnyRoute[] = [
   getFinanceRollforward,
   getFinanceContext,
@@ -28,10 +36,17 @@ export const routes: AnyRoute[] = [
   runDepreciation,
   changeDepreciationEstimate,
   getDepreciationSchedule,
+  analyzeTco,
+  createLifecycleCost,
+  createBudget,
+  createJournalBatch,
+  exportJournalBatch,
+  completeFinanceDisposal,
   createFinanceBook,
   listFinanceBooks,
   closeFinanceBook,
   createFiscalPeriod,
   listFiscalPeriods,
   createDepreciationProfile,
+  getBudget,
 ];
