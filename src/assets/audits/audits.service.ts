@@ -156,6 +156,12 @@ function tally<K extends string>(keys: readonly K[], rows: Array<{ k: string; n:
   return out;
 }
 
+/** Whether an audit result with this id exists (evidence may be bound to one). */
+export async function auditResultExists(ctx: TenantCtx, id: string): Promise<boolean> {
+  const row = (await db(ctx).select({ id: auditResults.id }).from(auditResults).where(eq(auditResults.id, id)).limit(1))[0];
+  return row !== undefined;
+}
+
 /** GET /audits/{id}/results: the audit's results, newest change first (none before counting starts). */
 export async function listAuditResults(ctx: RequestCtx, auditId: string, q: z.output<typeof ListAuditResultsQuery>) {
   await loadAudit(ctx, auditId);

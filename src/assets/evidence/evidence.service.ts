@@ -18,6 +18,8 @@ import { getCheckout } from "../custody/custody.service.ts";
 import { getShipment } from "../transit/shipments.service.ts";
 import { getWorkOrder } from "../maintenance/maintenance.service.ts";
 import { workflowCaseExists } from "../workflow/workflow.service.ts";
+import { auditResultExists } from "../audits/audits.service.ts";
+import { valueEntryExists } from "../finance/entries.service.ts";
 import { evidence, evidenceEvents } from "./evidence.tables.ts";
 import { assertScanMove, type TargetType } from "./evidence.states.ts";
 import { UploadFields, type ListEvidenceQuery, type ReviewEvidence } from "./evidence.schemas.ts";
@@ -99,10 +101,14 @@ async function targetExists(ctx: RequestCtx, type: TargetType, id: string): Prom
       return exists(() => getCheckout(ctx, id));
     case "shipment":
       return exists(() => getShipment(ctx, id));
+    case "audit_result":
+      return auditResultExists(ctx, id);
     case "work_order":
       return exists(() => getWorkOrder(ctx, id));
     case "workflow_case":
       return workflowCaseExists(ctx, id);
+    case "value_entry":
+      return valueEntryExists(ctx, id);
   }
 }
 
@@ -110,7 +116,7 @@ async function targetExists(ctx: RequestCtx, type: TargetType, id: string): Prom
 export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): Promise<EvidenceDto> {
   return withTx(ctx, async () => {
     const { targetType, targetId, classification } = staged.fields;
-    if (!(await targetExists(ctx, targetType, targetId))) throw invalid("/body/targetId", `unknown ${targetType.replace("_", " ")}`);
+    if (!(await targetExists(ctx, targetType, targetId))) throw invalid("/body/targetId", `unknown ${targetType.replaceAll("_", " ")}`);
     const row: EvidenceRow = {
       id: staged.id,
       targetType,

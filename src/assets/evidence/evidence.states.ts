@@ -8,11 +8,8 @@ export type ScanState = (typeof SCAN_STATES)[number];
 export const CLASSIFICATIONS = ["internal", "private", "restricted"] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 
-/**
- * What evidence can be bound to, each checked through its owning domain's service.
- * Audit results and finance value entries are not offered yet (see README).
- */
-export const TARGET_TYPES = ["item", "checkout", "shipment", "work_order", "workflow_case"] as const;
+/** What evidence can be bound to, each checked through its owning domain's service. */
+export const TARGET_TYPES = ["item", "checkout", "shipment", "audit_result", "work_order", "workflow_case", "value_entry"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 const MOVES: Record<ScanState, readonly ScanState[]> = {

@@ -432,6 +432,8 @@ describe("uploads are checked", () => {
     expectFieldError(await upload(kit, "ops", { bytes: pdf, fields: { ...fields(), targetType: "shipment" } }), "/body/targetId");
     expectFieldError(await upload(kit, "ops", { bytes: pdf, fields: { ...fields(), targetType: "work_order" } }), "/body/targetId");
     expectFieldError(await upload(kit, "ops", { bytes: pdf, fields: { ...fields(), targetType: "workflow_case" } }), "/body/targetId");
+    expectFieldError(await upload(kit, "ops", { bytes: pdf, fields: { ...fields(), targetType: "audit_result" } }), "/body/targetId");
+    expectFieldError(await upload(kit, "ops", { bytes: pdf, fields: { ...fields(), targetType: "value_entry" } }), "/body/targetId");
     // Not multipart at all.
     const json = await kit.post("/evidence", { targetType: "item" });
     expectFieldError(json, "/body");
@@ -483,5 +485,53 @@ describe("uploads are checked", () => {
     const second = await kit.get("/evidence", { query: { limit: 1, cursor: first.body.nextCursor } });
     expect(second.body.items[0].id).toBe(all.items[1].id);
     expectProblem(await kit.get("/evidence", { query: { scanState: "bogus" } }), 400, "validation_failed");
+  });
+});
+
+describe("evidence on an audit result and on a finance value entry", () => {
+  let kit: Kit & { close(): void };
+  beforeAll(async () => {
+    kit = await partnerKit({ users: { ops: "operator", mgr: "manager", boss: "admin" } });
+  });
+  afterAll(() => kit.close());
+  const note = (targetType: string, targetId: string) => ({ targetType, targetId, classification: "internal" });
+
+  test("a photo of a missing laptop is bound to its audit result; another id of the audit is not a result", async () => {
+    const room = await kit.seed.location({ name: "Room 12", kind: "room" });
+    await kit.seed.activeAsset({ name: "Laptop", locationId: room.id });
+    const audit = await kit.as("ops").create("/audits", { name: "Room 12 check", locationIds: [room.id] });
+    expect((await kit.as("ops").post(`/audits/${audit.id}/start`, { expectedVersion: 1 })).status).toBe(200);
+    const [result] = (await kit.get(`/audits/${audit.id}/results`)).body.items;
+    expect(result).toMatchObject({ kind: "missing" });
+
+    const up = await upload(kit, "ops", { bytes: pdfBytes("empty desk"), fileName: "desk.pdf", fields: note("audit_result", result.id) });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body).toMatchObject({ targetType: "audit_result", targetId: result.id, scanState: "pending" });
+    const listed = await kit.get("/evidence", { query: { targetType: "audit_result", targetId: result.id } });
+    expect(listed.body.items.map((e: any) => e.id)).toEqual([up.body.id]);
+    // The audit itself is not an audit result.
+    expectFieldError(await upload(kit, "ops", { bytes: pdfBytes("x"), fields: note("audit_result", audit.id) }), "/body/targetId");
+  });
+
+  test("an invoice is bound to an approved acquisition entry; the proposal's case id is not an entry", async () => {
+    const boss = kit.as("boss");
+    const mgr = kit.as("mgr");
+    const policy = await mgr.create("/policies", { type: "depreciation", document: { default: { method: "straight_line", usefulLifeMonths: 60, convention: "full_month" } } });
+    expect((await mgr.post(`/policies/${policy.id}/submit`, { revision: 1 })).status).toBe(200);
+    expect((await boss.post(`/policies/${policy.id}/decision`, { decision: "approve", reason: "finance rules", expectedRevision: 1 })).status).toBe(200);
+    const book = await boss.create("/finance/books", { name: "Statutory", functionalCurrency: "EUR", policyId: policy.id });
+    const period = await boss.create("/finance/periods", { bookId: book.id, name: "jan", startsOn: "2026-01-01", endsOn: "2026-01-31" });
+    const item = await kit.seed.activeAsset({ name: "Forklift" });
+    const proposed = await mgr.create("/finance/value-entries", {
+      bookId: book.id, periodId: period.id, policyId: policy.id, itemId: item.id, kind: "acquisition", debit: { amount: "12000.00", currency: "EUR" }, valueDate: "2026-01-05", reason: "bought",
+    });
+    const decided = await boss.post(`/workflow-cases/${proposed.id}/decision`, { decision: "approve", reason: "invoice checked", expectedVersion: 1 });
+    expect(decided.status).toBe(200);
+    const entryId: string = decided.body.applicationReceipt.records[0].recordId;
+
+    const up = await upload(kit, "mgr", { bytes: pdfBytes("invoice 4711"), fileName: "invoice.pdf", fields: note("value_entry", entryId) });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body).toMatchObject({ targetType: "value_entry", targetId: entryId });
+    expectFieldError(await upload(kit, "mgr", { bytes: pdfBytes("x"), fields: note("value_entry", proposed.id) }), "/body/targetId");
   });
 });

@@ -15,6 +15,8 @@ import addFormats from "ajv-formats";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
+import { eq } from "drizzle-orm";
+import { financeValueEntries } from "../finance/finance.tables.ts";
 import { gs1CheckDigit } from "../identity/gs1.ts";
 import { runJob } from "../../jobs/run-job.ts";
 import { interopExportsJob } from "../../jobs/interop-exports.job.ts";
@@ -37,7 +39,7 @@ function epcisErrors(doc: unknown): string[] {
 const MIN = 60_000;
 const T0 = new Date("2026-03-02T08:00:00.000Z");
 const clock = new MutableClock(T0);
-const api = await partnerKit({ clock, users: { admin: "admin", op: "operator" } });
+const api = await partnerKit({ clock, users: { admin: "admin", op: "operator", mgr: "manager" } });
 afterAll(() => api.close());
 const step = () => clock.advance(MIN);
 
@@ -296,7 +298,7 @@ describe("GET /interoperability/snapshot", () => {
   test("preserves custody, containment, corrections and economic entries", async () => {
     const snap = (await api.get("/interoperability/snapshot")).body;
     expect(snap.custody).toEqual([expect.objectContaining({ id: ids.checkout, itemId: ids.desk, state: "returned", holder: { kind: "user", id: "op" } })]);
-    expect(snap.economicEntries).toEqual([{ itemId: ids.desk, kind: "acquisition", amount: { amount: "12500.50", currency: "EUR" }, on: null }]);
+    expect(snap.economicEntries).toEqual([{ source: "register", itemId: ids.desk, kind: "acquisition", amount: { amount: "12500.50", currency: "EUR" }, on: null }]);
     const moved = snap.chronology.movements.find((m: any) => m.id === ids.moved);
     expect(moved.correctedBy).toBe(ids.correction);
     expect(snap.locations.map((l: any) => l.id)).toContain(ids.shelf);
@@ -305,6 +307,117 @@ describe("GET /interoperability/snapshot", () => {
     expect(packedSnapshot.containment.map((c: any) => [c.itemId, c.transitContainer?.code, c.transitContainer?.id]).sort()).toEqual(
       [[ids.desk, sscc, ids.pallet], [ids.cases, sscc, ids.pallet]].sort(),
     );
+  });
+});
+
+describe("the snapshot's economic entries from finance and maintenance", () => {
+  const fin = { entryId: "", reversal: {} as any, workOrder: {} as any };
+
+  test("an approved acquisition entry, its reversal and a completed repair's cost are recorded", async () => {
+    const mgr = api.as("mgr");
+    const policy = await mgr.create("/policies", { type: "depreciation", document: { default: { method: "straight_line", usefulLifeMonths: 60, convention: "full_month" } } });
+    expect((await mgr.post(`/policies/${policy.id}/submit`, { revision: 1 })).status).toBe(200);
+    expect((await api.post(`/policies/${policy.id}/decision`, { decision: "approve", reason: "finance rules", expectedRevision: 1 })).status).toBe(200);
+    const book = await api.create("/finance/books", { name: "Statutory", functionalCurrency: "EUR", policyId: policy.id });
+    const march = await api.create("/finance/periods", { bookId: book.id, name: "March", startsOn: "2026-03-01", endsOn: "2026-03-31" });
+    const proposed = await mgr.create("/finance/value-entries", {
+      bookId: book.id,
+      periodId: march.id,
+      policyId: policy.id,
+      itemId: ids.desk,
+      kind: "acquisition",
+      debit: { amount: "12500.50", currency: "EUR" },
+      valueDate: "2026-03-02",
+      description: "Lighting desk",
+      reason: "invoice 4711",
+    });
+    step();
+    const decided = await api.post(`/workflow-cases/${proposed.id}/decision`, { decision: "approve", reason: "matches the invoice", expectedVersion: 1 });
+    expect(decided.status).toBe(200);
+    fin.entryId = decided.body.applicationReceipt.records[0].recordId;
+    step();
+    const reversed = await api.post(`/finance/value-entries/${fin.entryId}/reverse`, { reason: "booked on the wrong book" });
+    expect(reversed.status).toBe(200);
+    fin.reversal = reversed.body;
+    step();
+    const wo = await api.create("/work-orders", { itemId: ids.cases, kind: "repair", title: "Replace a latch" });
+    expect((await api.post(`/work-orders/${wo.id}/start`, { expectedVersion: 1 })).status).toBe(200);
+    step();
+    const done = await api.post(`/work-orders/${wo.id}/complete`, { outcome: "fixed", cost: { amount: "42.5", currency: "EUR" }, expectedVersion: 2 });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    fin.workOrder = done.body;
+    // An order completed without a cost states no money fact.
+    const check = await api.create("/work-orders", { itemId: ids.cases, kind: "inspection", title: "Visual check" });
+    expect((await api.post(`/work-orders/${check.id}/start`, {})).status).toBe(200);
+    expect((await api.post(`/work-orders/${check.id}/complete`, { outcome: "passed" })).status).toBe(200);
+    step();
+  });
+
+  test("they round-trip: the value entry and its reversal linked both ways, then the work order's cost", async () => {
+    const validate = await snapshotValidator();
+    const snap = (await api.get("/interoperability/snapshot")).body;
+    expect(validate(snap)).toEqual([]);
+    const [stored] = await api.read((q) => q.select().from(financeValueEntries).where(eq(financeValueEntries.id, fin.entryId)));
+    const r = fin.reversal;
+    expect(snap.economicEntries).toEqual([
+      { source: "register", itemId: ids.desk, kind: "acquisition", amount: { amount: "12500.50", currency: "EUR" }, on: null },
+      ...[
+        {
+          source: "finance",
+          id: fin.entryId,
+          itemId: ids.desk,
+          kind: "acquisition",
+          side: "debit",
+          amount: { amount: "12500.50", currency: "EUR" },
+          on: "2026-03-02",
+          bookId: stored!.bookId,
+          periodId: stored!.periodId,
+          policyId: stored!.policyId,
+          description: "Lighting desk",
+          workflowCaseId: stored!.workflowCaseId,
+          profileId: null,
+          scheduleMonth: null,
+          reverses: null,
+          reversedBy: r.id,
+          reason: stored!.reason,
+          createdAt: stored!.createdAt,
+          createdBy: "admin",
+        },
+        {
+          source: "finance",
+          id: r.id,
+          itemId: r.itemId,
+          kind: r.kind,
+          side: "credit",
+          amount: r.credit,
+          on: r.valueDate,
+          bookId: r.bookId,
+          periodId: r.periodId,
+          policyId: r.policyId,
+          description: r.description,
+          workflowCaseId: r.workflowCaseId,
+          profileId: r.profileId,
+          scheduleMonth: r.scheduleMonth,
+          reverses: fin.entryId,
+          reversedBy: null,
+          reason: "booked on the wrong book",
+          createdAt: r.createdAt,
+          createdBy: r.createdBy,
+        },
+      ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      {
+        source: "work_order",
+        id: fin.workOrder.id,
+        itemId: ids.cases,
+        kind: "work_order_cost",
+        workOrderKind: "repair",
+        title: "Replace a latch",
+        amount: fin.workOrder.completion.cost,
+        on: fin.workOrder.completedAt.slice(0, 10),
+        completedAt: fin.workOrder.completedAt,
+      },
+    ]);
+    expect(fin.workOrder.completion.cost).toEqual({ amount: "42.50", currency: "EUR" });
   });
 });
 

@@ -6,7 +6,10 @@
 // fails those tests.
 import { z } from "@hono/zod-openapi";
 import { MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+import { WORK_ORDER_KINDS } from "../maintenance/maintenance.states.ts";
+import { financeValueEntries } from "../finance/finance.tables.ts";
 
+/** The spec fixes the snapshot at schema version 1.0 (Versioning 3); unreleased, so 1.0 is what is published now. */
 export const SNAPSHOT_SCHEMA_VERSION = "1.0";
 
 const Ts = z.string().openapi({ format: "date-time" });
@@ -150,14 +153,68 @@ export const SnapshotCustody = z
   })
   .openapi("SnapshotCustody", { description: "Checkouts and reservations, open and closed." });
 
-export const SnapshotEconomicEntry = z
+const Amount = z.strictObject({ amount: z.string(), currency: z.string() });
+const CalendarDay = z.string().openapi({ format: "date" });
+
+/** What the asset register itself states: the acquisition cost entered with the item. */
+export const SnapshotRegisterEntry = z
   .strictObject({
+    source: z.literal("register"),
     itemId: z.string(),
-    kind: z.enum(["acquisition"]),
-    amount: z.strictObject({ amount: z.string(), currency: z.string() }),
-    on: z.string().nullable().openapi({ description: "Calendar date of the entry (acquisition date), if known." }),
+    kind: z.literal("acquisition"),
+    amount: Amount,
+    on: z.string().nullable().openapi({ description: "Acquisition date, if known." }),
   })
-  .openapi("SnapshotEconomicEntry", { description: "Money facts about items. Schema 1.0 carries acquisition costs." });
+  .openapi("SnapshotRegisterEntry", { description: "An item's acquisition cost as recorded in the asset register." });
+
+/** A finance value entry: append-only; a correction is a reversal naming the original. */
+export const SnapshotFinanceEntry = z
+  .strictObject({
+    source: z.literal("finance"),
+    id: z.string(),
+    itemId: z.string(),
+    // The kinds the finance table stores, so a kind finance adds is published with it.
+    kind: z.enum(financeValueEntries.kind.enumValues),
+    side: z.enum(["debit", "credit"]),
+    amount: Amount,
+    on: CalendarDay.openapi({ description: "Value date." }),
+    bookId: z.string(),
+    periodId: z.string(),
+    policyId: z.string(),
+    description: z.string().nullable(),
+    workflowCaseId: z.string().nullable().openapi({ description: "The approved workflow case that wrote it (proposed entries)." }),
+    profileId: z.string().nullable().openapi({ description: "The depreciation profile a run posted it for." }),
+    scheduleMonth: z.string().nullable(),
+    reverses: z.string().nullable().openapi({ description: "The entry this one reverses (the opposite side, same amount)." }),
+    reversedBy: z.string().nullable().openapi({ description: "The entry that reverses this one, if recorded by generatedAt." }),
+    reason: z.string().nullable(),
+    createdAt: Ts,
+    createdBy: z.string(),
+  })
+  .openapi("SnapshotFinanceEntry", { description: "A value entry of a finance book, as recorded by generatedAt; entries are never changed or removed." });
+
+/** The cost stated when a work order was completed. */
+export const SnapshotWorkOrderCost = z
+  .strictObject({
+    source: z.literal("work_order"),
+    id: z.string().openapi({ description: "The work order." }),
+    itemId: z.string(),
+    kind: z.literal("work_order_cost"),
+    workOrderKind: z.enum(WORK_ORDER_KINDS),
+    title: z.string(),
+    amount: Amount,
+    on: CalendarDay.openapi({ description: "Completion date (UTC)." }),
+    completedAt: Ts,
+  })
+  .openapi("SnapshotWorkOrderCost", { description: "A completed work order's stated cost (the service prices nothing itself)." });
+
+export const SnapshotEconomicEntry = z
+  .discriminatedUnion("source", [SnapshotRegisterEntry, SnapshotFinanceEntry, SnapshotWorkOrderCost])
+  .openapi("SnapshotEconomicEntry", {
+    description:
+      "Money facts about items, told apart by `source`: register acquisition costs (by item), then finance value entries " +
+      "(by id, reversals linked both ways), then completed work orders' costs (by id).",
+  });
 
 export const CanonicalSnapshot = z
   .strictObject({

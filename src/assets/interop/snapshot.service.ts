@@ -1,7 +1,8 @@
 // The canonical snapshot, written as a stream: each section is read in keyset
 // pages of PAGE rows and serialised as it goes, so a large partner's snapshot never
 // sits in memory whole. interop is a named read model (test/contract/layout.test.ts):
-// it reads the other domains' tables directly, and only reads them.
+// it reads the other domains' tables directly, and only reads them (work-order costs
+// come through maintenance's exported reader).
 import { and, asc, eq, gt, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
@@ -12,6 +13,8 @@ import { identifiers } from "../identity/identity.tables.ts";
 import { locations } from "../locations/locations.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { shipmentContainers, shipmentItems } from "../transit/transit.tables.ts";
+import { financeValueEntries } from "../finance/finance.tables.ts";
+import { completedWorkOrderCosts } from "../maintenance/maintenance.service.ts";
 import pkg from "../../../package.json" with { type: "json" };
 import { SNAPSHOT_SCHEMA_VERSION, type CanonicalSnapshot } from "./snapshot.schemas.ts";
 
@@ -55,6 +58,10 @@ async function* pages<R extends { id: string }>(
 }
 
 const correctedByCol = sql<string | null>`(SELECT c.id FROM movements c WHERE c.corrects_id = "movements"."id" LIMIT 1)`;
+
+/** The reversal of a value entry, if recorded by asOf (at most one: finance_entries_reverses_uq). */
+const reversedByCol = (asOf: string) =>
+  sql<string | null>`(SELECT r.id FROM finance_value_entries r WHERE r.reverses_entry_id = "finance_value_entries"."id" AND r.created_at <= ${asOf})`;
 
 /**
  * Every section of the snapshot as async pages of DTOs, in document order.
@@ -170,6 +177,7 @@ function sections(ctx: TenantCtx, asOf: string) {
       }
     },
     async *economicEntries(): AsyncGenerator<Section<"economicEntries">> {
+      // 1. Acquisition costs the register holds on the item itself.
       const read = (after: SQL | undefined) =>
         q()
           .select({ id: items.id, amount: items.acquisitionCostAmount, currency: items.acquisitionCostCurrency, on: items.acquiredOn })
@@ -178,7 +186,59 @@ function sections(ctx: TenantCtx, asOf: string) {
           .orderBy(asc(items.id))
           .limit(PAGE);
       for await (const rows of pages(read, items.id)) {
-        yield rows.map((r) => ({ itemId: r.id, kind: "acquisition" as const, amount: { amount: r.amount!, currency: r.currency ?? "" }, on: r.on }));
+        yield rows.map((r) => ({ source: "register" as const, itemId: r.id, kind: "acquisition" as const, amount: { amount: r.amount!, currency: r.currency ?? "" }, on: r.on }));
+      }
+      // 2. Finance value entries recorded by asOf. Finance exports no paged reader, so
+      // this read model reads its append-only table (never writes it).
+      const readEntries = (after: SQL | undefined) =>
+        q()
+          .select({ row: financeValueEntries, reversedBy: reversedByCol(asOf) })
+          .from(financeValueEntries)
+          .where(and(lte(financeValueEntries.createdAt, asOf), after))
+          .orderBy(asc(financeValueEntries.id))
+          .limit(PAGE)
+          .then((rs) => rs.map((r) => ({ ...r, id: r.row.id })));
+      for await (const rows of pages(readEntries, financeValueEntries.id)) {
+        yield rows.map(({ row: r, reversedBy }) => ({
+          source: "finance" as const,
+          id: r.id,
+          itemId: r.itemId,
+          kind: r.kind,
+          side: r.side,
+          amount: { amount: r.amount, currency: r.currency },
+          on: r.valueDate,
+          bookId: r.bookId,
+          periodId: r.periodId,
+          policyId: r.policyId,
+          description: r.description,
+          workflowCaseId: r.workflowCaseId,
+          profileId: r.profileId,
+          scheduleMonth: r.scheduleMonth,
+          reverses: r.reversesEntryId,
+          reversedBy,
+          reason: r.reason,
+          createdAt: r.createdAt,
+          createdBy: r.createdBy,
+        }));
+      }
+      // 3. Costs stated when work orders were completed, through maintenance's own reader.
+      for (let afterId: string | null = null; ; ) {
+        const rows = await completedWorkOrderCosts(ctx, { asOf, afterId, limit: PAGE });
+        if (rows.length > 0) {
+          yield rows.map((r) => ({
+            source: "work_order" as const,
+            id: r.id,
+            itemId: r.itemId,
+            kind: "work_order_cost" as const,
+            workOrderKind: r.kind,
+            title: r.title,
+            amount: r.cost,
+            on: r.completedAt.slice(0, 10),
+            completedAt: r.completedAt,
+          }));
+        }
+        if (rows.length < PAGE) break;
+        afterId = rows[rows.length - 1]!.id;
       }
     },
     async *movements(): AsyncGenerator<Section<"chronology">["movements"]> {

@@ -4,7 +4,7 @@
 // maintenance_completed movement. Completion consumes the parts used, records
 // labour and cost, and for a recurring order opens the next one. Every command is
 // one write transaction with its history row.
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
@@ -105,6 +105,37 @@ export function workOrderFilters(q: Omit<z.output<typeof ListWorkOrdersQuery>, "
     .add("q", q.q ? wordsMatch(q.q, workOrders.id, workOrderWords.word, workOrderWords.workOrderId, sql`${workOrderWords}`) : null, (m) => m, q.q)
     .add("status", q.status, (v) => inArray(workOrders.status, v))
     .add("itemId", q.itemId, (v) => eq(workOrders.itemId, v));
+}
+
+/**
+ * One keyset page (by id) of the costs stated at completion of work orders completed
+ * by `asOf`: what the canonical snapshot exports as economic entries.
+ */
+export async function completedWorkOrderCosts(ctx: TenantCtx, opts: { asOf: string; afterId: string | null; limit: number }) {
+  const rows = await db(ctx)
+    .select({
+      id: workOrders.id,
+      itemId: workOrders.itemId,
+      kind: workOrders.kind,
+      title: workOrders.title,
+      completedAt: workOrders.completedAt,
+      amount: workOrders.costAmount,
+      currency: workOrders.costCurrency,
+    })
+    .from(workOrders)
+    .where(
+      and(
+        eq(workOrders.status, "completed"),
+        isNotNull(workOrders.costAmount),
+        isNotNull(workOrders.costCurrency),
+        lte(workOrders.completedAt, opts.asOf),
+        opts.afterId === null ? undefined : gt(workOrders.id, opts.afterId),
+      ),
+    )
+    .orderBy(asc(workOrders.id))
+    .limit(opts.limit);
+  // The where clause guarantees the completion time and both cost columns.
+  return rows.map(({ amount, currency, completedAt, ...r }) => ({ ...r, completedAt: completedAt!, cost: { amount: amount!, currency: currency! } }));
 }
 
 export async function getWorkOrder(ctx: RequestCtx, id: string) {
