@@ -1601,6 +1601,86 @@ CREATE TABLE `finance_books` (
 --> statement-breakpoint
 CREATE INDEX `finance_books_page_idx` ON `finance_books` (`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `finance_books_state_idx` ON `finance_books` (`state`,`updated_at`,`id`);--> statement-breakpoint
+CREATE TABLE `finance_budgets` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`name` text NOT NULL,
+	`category_id` text,
+	`location_id` text,
+	`amount` text NOT NULL,
+	`currency` text NOT NULL,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`category_id`) REFERENCES `catalog_categories`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`location_id`) REFERENCES `locations`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_budgets_period_idx` ON `finance_budgets` (`period_id`);--> statement-breakpoint
+CREATE TABLE `finance_disposals` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`value_date` text NOT NULL,
+	`currency` text NOT NULL,
+	`proceeds` text NOT NULL,
+	`carrying_amount` text NOT NULL,
+	`gain_or_loss` text NOT NULL,
+	`outcome` text NOT NULL,
+	`entry_id` text,
+	`reason` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`entry_id`) REFERENCES `finance_value_entries`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_disposals_book_item_uq` ON `finance_disposals` (`book_id`,`item_id`);--> statement-breakpoint
+CREATE INDEX `finance_disposals_item_idx` ON `finance_disposals` (`item_id`);--> statement-breakpoint
+CREATE TABLE `finance_journal_batches` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`currency` text NOT NULL,
+	`entry_count` integer NOT NULL,
+	`mapping` text NOT NULL,
+	`lines` text NOT NULL,
+	`total_debit` text NOT NULL,
+	`total_credit` text NOT NULL,
+	`state` text NOT NULL,
+	`export_count` integer NOT NULL,
+	`exported_at` text,
+	`exported_by` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_journal_batches_period_uq` ON `finance_journal_batches` (`book_id`,`period_id`);--> statement-breakpoint
+CREATE TABLE `finance_lifecycle_costs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`item_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`amount` text NOT NULL,
+	`currency` text NOT NULL,
+	`incurred_on` text NOT NULL,
+	`description` text,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_lifecycle_costs_item_idx` ON `finance_lifecycle_costs` (`item_id`,`incurred_on`);--> statement-breakpoint
 CREATE TABLE `finance_periods` (
 	`id` text PRIMARY KEY NOT NULL,
 	`book_id` text NOT NULL,

@@ -1,70 +1,65 @@
-// Loopback stand-ins for the reminder providers: an SMTP server (Bun.listen, the
-// minimal ESMTP dialogue a client needs), a Telegram-Bot-API-shaped server and a
+// Loopback stand-ins for the reminder providers: a real SMTP server (npm
+// `smtp-server`), a Telegram-Bot-API-shaped server and a
 // Discord-API-shaped server (Bun.serve speaking their JSON). Each records what it
 // received so tests assert on real traffic.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 
 export interface SmtpMessage {
   from: string;
   to: string[];
+  /** The message as received after DATA (headers and body, CRLF line ends, dots unstuffed). */
   data: string;
-  auth: string | null;
+  /** The credentials the client authenticated with, if it did. */
+  auth: { username: string; password: string } | null;
 }
 
-export function startSmtpServer() {
+/**
+ * A real SMTP server (npm `smtp-server`) on loopback. Authentication is optional;
+ * plaintext AUTH is allowed because the production client speaks plain SMTP to a
+ * loopback relay in these tests. Recipients at `bounce.test` are refused with 550.
+ */
+export async function startSmtpServer() {
   const messages: SmtpMessage[] = [];
-  type State = { buf: string; inData: boolean; from: string; to: string[]; lines: string[]; auth: string | null };
-  const server = Bun.listen<State>({
-    hostname: "127.0.0.1",
-    port: 0,
-    socket: {
-      open(s) {
-        s.data = { buf: "", inData: false, from: "", to: [], lines: [], auth: null };
-        s.write("220 fake.smtp ESMTP\r\n");
-      },
-      data(s, chunk) {
-        const st = s.data;
-        st.buf += chunk.toString();
-        let i: number;
-        while ((i = st.buf.indexOf("\r\n")) >= 0) {
-          const line = st.buf.slice(0, i);
-          st.buf = st.buf.slice(i + 2);
-          if (st.inData) {
-            if (line === ".") {
-              st.inData = false;
-              messages.push({ from: st.from, to: st.to, data: st.lines.join("\n"), auth: st.auth });
-              st.lines = [];
-              st.to = [];
-              s.write("250 2.0.0 queued\r\n");
-            } else st.lines.push(line.startsWith("..") ? line.slice(1) : line);
-            continue;
-          }
-          const verb = line.slice(0, 4).toUpperCase();
-          if (verb === "EHLO" || verb === "HELO") s.write("250-fake.smtp\r\n250 AUTH PLAIN\r\n");
-          else if (verb === "AUTH") {
-            st.auth = Buffer.from(line.split(" ")[2] ?? "", "base64").toString("utf8");
-            s.write("235 2.7.0 ok\r\n");
-          } else if (verb === "MAIL") {
-            st.from = line.replace(/^MAIL FROM:<(.*)>.*$/i, "$1");
-            s.write("250 ok\r\n");
-          } else if (verb === "RCPT") {
-            const to = line.replace(/^RCPT TO:<(.*)>.*$/i, "$1");
-            if (to.endsWith("@bounce.test")) s.write("550 5.1.1 no such mailbox\r\n");
-            else {
-              st.to.push(to);
-              s.write("250 ok\r\n");
-            }
-          } else if (verb === "DATA") {
-            st.inData = true;
-            s.write("354 go ahead\r\n");
-          } else if (verb === "QUIT") {
-            s.write("221 bye\r\n");
-            s.end();
-          } else s.write("250 ok\r\n");
-        }
-      },
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    hideSTARTTLS: true,
+    logger: false,
+    banner: "loopback test relay",
+    onAuth(auth, _session, callback) {
+      callback(null, { user: { username: auth.username ?? "", password: auth.password ?? "" } });
+    },
+    onRcptTo(address, _session, callback) {
+      if (address.address.endsWith("@bounce.test")) {
+        const err: Error & { responseCode?: number } = new Error("5.1.1 no such mailbox");
+        err.responseCode = 550;
+        return callback(err);
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("error", callback);
+      stream.on("end", () => {
+        const from = session.envelope.mailFrom;
+        messages.push({
+          from: from ? from.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString("utf8"),
+          auth: (session.user as SmtpMessage["auth"] | undefined) ?? null,
+        });
+        callback();
+      });
     },
   });
-  return { port: server.port, messages, stop: () => server.stop(true) };
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, messages, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 export function startTelegramServer(token: string) {

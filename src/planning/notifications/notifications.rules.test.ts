@@ -15,7 +15,7 @@ import { planningReminderDeliveries } from "./notifications.tables.ts";
 const TG_TOKEN = "7000002:AArules-telegram-token";
 const DC_TOKEN = "rules-discord-token";
 const clock = new MutableClock(new Date("2026-04-01T08:00:00.000Z"));
-const smtp = startSmtpServer();
+const smtp = await startSmtpServer();
 const tg = startTelegramServer(TG_TOKEN);
 const dc = startDiscordServer(DC_TOKEN);
 
@@ -35,9 +35,9 @@ beforeAll(async () => {
   otherProjectId = (await api.create("/projects", { name: "Other", timeZone: "Europe/Berlin" })).id;
 });
 
-afterAll(() => {
+afterAll(async () => {
   api.close();
-  smtp.stop();
+  await smtp.stop();
   tg.stop();
   dc.stop();
 });

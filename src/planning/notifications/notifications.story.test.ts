@@ -24,7 +24,7 @@ const CHAT_ID = 5550001234;
 const DEVICE_ID = "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f";
 
 const clock = new MutableClock(new Date("2026-03-02T09:00:00.000Z"));
-const smtp = startSmtpServer();
+const smtp = await startSmtpServer();
 const tg = startTelegramServer(TG_TOKEN);
 const dc = startDiscordServer(DC_TOKEN);
 const logLines: string[] = [];
@@ -67,9 +67,9 @@ beforeAll(async () => {
   await heartbeat();
 });
 
-afterAll(() => {
+afterAll(async () => {
   api.close();
-  smtp.stop();
+  await smtp.stop();
   tg.stop();
   dc.stop();
 });
@@ -221,10 +221,16 @@ describe("fan-out, outbox and delivery history", () => {
       ["messenger_a_dm", "sent"],
       ["sms", "queued"],
     ]);
+    // What the real SMTP server on loopback received: one message, to Ana, with the
+    // reminder's subject, authenticated as the relay's user, and no secret in it.
     expect(smtp.messages).toHaveLength(1);
-    expect(smtp.messages[0]!.to).toEqual(["ana@example.org"]);
-    expect(smtp.messages[0]!.data).toContain("Subject: Reminder: Load-in briefing");
-    expect(smtp.messages[0]!.auth).toBe("\u0000mailer\u0000mail-pass");
+    const mail = smtp.messages[0]!;
+    expect(mail.from).toBe("reminders@plan.test");
+    expect(mail.to).toEqual(["ana@example.org"]);
+    expect(mail.data).toMatch(/^Subject: Reminder: Load-in briefing\r$/m);
+    expect(mail.data).toMatch(/^To: <ana@example\.org>\r$/m);
+    expect(mail.auth).toEqual({ username: "mailer", password: "mail-pass" });
+    for (const secret of ["mail-pass", TG_TOKEN, DC_TOKEN, nativeToken]) expect(mail.data).not.toContain(secret);
     expect(tg.sent.at(-1)).toMatchObject({ chatId: String(CHAT_ID) });
     expect(tg.sent.at(-1)!.text).toContain("Load-in briefing");
 
