@@ -3,6 +3,7 @@
 // sits in memory whole. interop is a named read model (test/contract/layout.test.ts):
 // it reads the other domains' tables directly, and only reads them (work-order costs
 // come through maintenance's exported reader).
+import { toMovementDto } from "../kernel/movements.ts";
 import { and, asc, eq, gt, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
@@ -21,7 +22,6 @@ import { SNAPSHOT_SCHEMA_VERSION, type CanonicalSnapshot } from "./snapshot.sche
 const PAGE = 500;
 
 type Section<K extends keyof CanonicalSnapshot> = CanonicalSnapshot[K];
-type Row<A> = A extends Array<infer R> ? R : never;
 
 export interface SnapshotRequest {
   /** The member who asked (the requester of a background job). */
@@ -251,28 +251,8 @@ function sections(ctx: TenantCtx, asOf: string) {
           .limit(PAGE)
           .then((rs) => rs.map((r) => ({ ...r, id: r.row.id })));
       for await (const rows of pages(read, movements.id, { col: movements.recordedAt, of: (r) => r.row.recordedAt })) {
-        yield rows.map(({ row: r, correctedBy }) => ({
-          id: r.id,
-          itemId: r.itemId,
-          kind: r.kind as Row<Section<"chronology">["movements"]>["kind"],
-          eventTime: r.eventTime,
-          recordedAt: r.recordedAt,
-          actorId: r.actorId,
-          readPointId: r.readPointId,
-          bizLocationId: r.bizLocationId,
-          fromLocationId: r.fromLocationId,
-          toLocationId: r.toLocationId,
-          fromContainerId: r.fromContainerId,
-          toContainerId: r.toContainerId,
-          holder: r.holderKind && r.holderId ? { kind: r.holderKind, id: r.holderId } : null,
-          quantity: r.quantity,
-          checkoutId: r.checkoutId,
-          reason: r.reason,
-          corrects: r.correctsId,
-          // A correction recorded after asOf is not part of this snapshot.
-          correctedBy,
-          data: r.data,
-        }));
+        // The same wire shape as GET /movements, so identifiers and movements round-trip.
+        yield rows.map(({ row, correctedBy }) => toMovementDto(row, correctedBy));
       }
     },
     async *records(): AsyncGenerator<Section<"chronology">["records"]> {
