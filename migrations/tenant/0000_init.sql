@@ -1621,6 +1621,20 @@ CREATE TABLE `finance_budgets` (
 );
 --> statement-breakpoint
 CREATE INDEX `finance_budgets_period_idx` ON `finance_budgets` (`period_id`);--> statement-breakpoint
+CREATE TABLE `finance_coverages` (
+	`id` text PRIMARY KEY NOT NULL,
+	`policy_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`sum_insured` text NOT NULL,
+	`currency` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`policy_id`) REFERENCES `finance_insurance_policies`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_coverages_policy_item_uq` ON `finance_coverages` (`policy_id`,`item_id`);--> statement-breakpoint
+CREATE INDEX `finance_coverages_item_idx` ON `finance_coverages` (`item_id`);--> statement-breakpoint
 CREATE TABLE `finance_disposals` (
 	`id` text PRIMARY KEY NOT NULL,
 	`book_id` text NOT NULL,
@@ -1644,6 +1658,44 @@ CREATE TABLE `finance_disposals` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `finance_disposals_book_item_uq` ON `finance_disposals` (`book_id`,`item_id`);--> statement-breakpoint
 CREATE INDEX `finance_disposals_item_idx` ON `finance_disposals` (`item_id`);--> statement-breakpoint
+CREATE TABLE `finance_insurance_claims` (
+	`id` text PRIMARY KEY NOT NULL,
+	`coverage_id` text NOT NULL,
+	`policy_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`incident_date` text NOT NULL,
+	`amount_claimed` text NOT NULL,
+	`currency` text NOT NULL,
+	`description` text NOT NULL,
+	`state` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`coverage_id`) REFERENCES `finance_coverages`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`policy_id`) REFERENCES `finance_insurance_policies`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_insurance_claims_item_idx` ON `finance_insurance_claims` (`item_id`);--> statement-breakpoint
+CREATE INDEX `finance_insurance_claims_coverage_idx` ON `finance_insurance_claims` (`coverage_id`);--> statement-breakpoint
+CREATE TABLE `finance_insurance_policies` (
+	`id` text PRIMARY KEY NOT NULL,
+	`insurer` text NOT NULL,
+	`policy_number` text NOT NULL,
+	`currency` text NOT NULL,
+	`premium` text NOT NULL,
+	`starts_on` text NOT NULL,
+	`ends_on` text NOT NULL,
+	`state` text NOT NULL,
+	`approved_by` text,
+	`approved_at` text,
+	`approval_reason` text,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`created_by` text NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_insurance_policies_number_uq` ON `finance_insurance_policies` (`insurer`,`policy_number`);--> statement-breakpoint
 CREATE TABLE `finance_journal_batches` (
 	`id` text PRIMARY KEY NOT NULL,
 	`book_id` text NOT NULL,
@@ -1681,6 +1733,27 @@ CREATE TABLE `finance_lifecycle_costs` (
 );
 --> statement-breakpoint
 CREATE INDEX `finance_lifecycle_costs_item_idx` ON `finance_lifecycle_costs` (`item_id`,`incurred_on`);--> statement-breakpoint
+CREATE TABLE `finance_nrv_reviews` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`period_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`value_date` text NOT NULL,
+	`currency` text NOT NULL,
+	`carrying_amount` text NOT NULL,
+	`net_realisable_value` text NOT NULL,
+	`impairment` text NOT NULL,
+	`outcome` text NOT NULL,
+	`workflow_case_id` text,
+	`reason` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`period_id`) REFERENCES `finance_periods`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `finance_nrv_reviews_item_idx` ON `finance_nrv_reviews` (`item_id`,`value_date`);--> statement-breakpoint
 CREATE TABLE `finance_periods` (
 	`id` text PRIMARY KEY NOT NULL,
 	`book_id` text NOT NULL,
@@ -1701,6 +1774,23 @@ CREATE INDEX `finance_periods_page_idx` ON `finance_periods` (`updated_at`,`id`)
 CREATE INDEX `finance_periods_book_idx` ON `finance_periods` (`book_id`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `finance_periods_state_idx` ON `finance_periods` (`state`,`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `finance_periods_book_dates_idx` ON `finance_periods` (`book_id`,`starts_on`);--> statement-breakpoint
+CREATE TABLE `finance_receipts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`book_id` text NOT NULL,
+	`item_id` text NOT NULL,
+	`supplier` text NOT NULL,
+	`reference` text NOT NULL,
+	`received_on` text NOT NULL,
+	`amount` text NOT NULL,
+	`currency` text NOT NULL,
+	`created_at` text NOT NULL,
+	`created_by` text NOT NULL,
+	FOREIGN KEY (`book_id`) REFERENCES `finance_books`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `finance_receipts_reference_uq` ON `finance_receipts` (`book_id`,`supplier`,`reference`);--> statement-breakpoint
+CREATE INDEX `finance_receipts_book_date_idx` ON `finance_receipts` (`book_id`,`received_on`);--> statement-breakpoint
 CREATE TABLE `finance_value_entries` (
 	`id` text PRIMARY KEY NOT NULL,
 	`book_id` text NOT NULL,

@@ -21,11 +21,16 @@ import { getBudget } from "./routes/get-budget.ts";
 import { createJournalBatch } from "./routes/create-journal-batch.ts";
 import { exportJournalBatch } from "./routes/export-journal-batch.ts";
 import { completeFinanceDisposal } from "./routes/complete-finance-disposal.ts";
+import { createInsurancePolicy } from "./routes/create-insurance-policy.ts";
+import { approveInsurancePolicy } from "./routes/approve-insurance-policy.ts";
+import { createCoverage } from "./routes/create-coverage.ts";
+import { createInsuranceClaim } from "./routes/create-insurance-claim.ts";
+import { createNrvReview } from "./routes/create-nrv-review.ts";
+import { createFinanceReceipt } from "./routes/create-finance-receipt.ts";
+import { reconcileFinanceReceipts } from "./routes/reconcile-finance-receipts.ts";
 
 // The spec's finance routes in its order, then the routes beyond the spec. Of part 4,
-// TCO, lifecycle costs, budgets, journal batches (+ export) and disposal completion are
-// mounted; components, NRV reviews, insurance, replacement forecasts, receipts and
-// reconcile are not built and not mounted.
+// component replacement and replacement forecasts are not built and not mounted.
 export const routes: AnyRoute[] = [
   getFinanceRollforward,
   getFinanceContext,
@@ -36,11 +41,18 @@ export const routes: AnyRoute[] = [
   runDepreciation,
   changeDepreciationEstimate,
   getDepreciationSchedule,
+  createNrvReview,
   analyzeTco,
   createLifecycleCost,
   createBudget,
+  createInsurancePolicy,
+  approveInsurancePolicy,
+  createCoverage,
+  createInsuranceClaim,
   createJournalBatch,
   exportJournalBatch,
+  createFinanceReceipt,
+  reconcileFinanceReceipts,
   completeFinanceDisposal,
   createFinanceBook,
   listFinanceBooks,
