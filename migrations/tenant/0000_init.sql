@@ -1561,6 +1561,9 @@ CREATE TABLE `depreciation_profiles` (
 	`useful_life_months` integer NOT NULL,
 	`start_date` text NOT NULL,
 	`posted_through` text,
+	`component_name` text,
+	`replaced_by_id` text,
+	`replaced_on` text,
 	`version` integer DEFAULT 1 NOT NULL,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
@@ -1569,7 +1572,8 @@ CREATE TABLE `depreciation_profiles` (
 	FOREIGN KEY (`item_id`) REFERENCES `items`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `depreciation_profiles_book_item_uq` ON `depreciation_profiles` (`book_id`,`item_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `depreciation_profiles_book_item_uq` ON `depreciation_profiles` (`book_id`,`item_id`) WHERE component_name is null;--> statement-breakpoint
+CREATE UNIQUE INDEX `depreciation_profiles_component_uq` ON `depreciation_profiles` (`book_id`,`item_id`,`component_name`) WHERE component_name is not null and replaced_on is null;--> statement-breakpoint
 CREATE INDEX `depreciation_profiles_book_idx` ON `depreciation_profiles` (`book_id`,`id`);--> statement-breakpoint
 CREATE TABLE `depreciation_runs` (
 	`id` text PRIMARY KEY NOT NULL,

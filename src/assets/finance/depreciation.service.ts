@@ -1,9 +1,10 @@
 // Depreciation profiles (one per asset and book), their schedules, the runs that
 // post a period's depreciation, and prospective changes of estimate.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
@@ -20,7 +21,7 @@ type ProfileRow = typeof depreciationProfiles.$inferSelect;
 type EstimateRow = typeof depreciationEstimates.$inferSelect;
 type ProfileDto = z.infer<typeof DepreciationProfile>;
 
-function toProfileDto(p: ProfileRow, estimates: EstimateRow[]): ProfileDto {
+export function toProfileDto(p: ProfileRow, estimates: EstimateRow[]): ProfileDto {
   const money = (amount: string) => ({ amount, currency: p.currency });
   return {
     id: p.id,
@@ -38,6 +39,9 @@ function toProfileDto(p: ProfileRow, estimates: EstimateRow[]): ProfileDto {
     usefulLifeMonths: p.usefulLifeMonths,
     startDate: p.startDate,
     postedThrough: p.postedThrough,
+    componentName: p.componentName,
+    replacedById: p.replacedById,
+    replacedOn: p.replacedOn,
     estimates: estimates.map((e) => ({
       seq: e.seq,
       effectiveMonth: e.effectiveMonth,
@@ -52,7 +56,7 @@ function toProfileDto(p: ProfileRow, estimates: EstimateRow[]): ProfileDto {
   };
 }
 
-async function loadProfile(ctx: RequestCtx, id: string): Promise<{ profile: ProfileRow; estimates: EstimateRow[] }> {
+export async function loadProfile(ctx: TenantCtx, id: string): Promise<{ profile: ProfileRow; estimates: EstimateRow[] }> {
   const profile = (await db(ctx).select().from(depreciationProfiles).where(eq(depreciationProfiles.id, id)))[0];
   if (!profile) throw notFound("depreciation profile");
   const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, id)).orderBy(asc(depreciationEstimates.seq));
@@ -96,8 +100,13 @@ export async function createProfile(ctx: RequestCtx, input: z.output<typeof Crea
       if (r.lte(0) || r.gt(10)) throw invalid("/body/decliningRate", "must be above 0 and at most 10");
     } else if (input.decliningRate !== undefined) throw invalid("/body/decliningRate", "only for declining_balance");
     const units = checkUnits(method, input.unitsPlan, life, "/body/unitsPlan");
-    const taken = (await db(ctx).select({ id: depreciationProfiles.id }).from(depreciationProfiles).where(and(eq(depreciationProfiles.bookId, book.id), eq(depreciationProfiles.itemId, item.id))))[0];
-    if (taken) throw new AppError("duplicate", `the item already has depreciation profile ${taken.id} in this book`);
+    const componentName = input.componentName ?? null;
+    const sameSlot = componentName === null ? isNull(depreciationProfiles.componentName) : and(eq(depreciationProfiles.componentName, componentName), isNull(depreciationProfiles.replacedOn));
+    const taken = (await db(ctx).select({ id: depreciationProfiles.id }).from(depreciationProfiles).where(and(eq(depreciationProfiles.bookId, book.id), eq(depreciationProfiles.itemId, item.id), sameSlot)))[0];
+    if (taken) {
+      const what = componentName === null ? "depreciation profile" : `component "${componentName}" in profile`;
+      throw new AppError("duplicate", `the item already has ${what} ${taken.id} in this book`);
+    }
     const profile: ProfileRow = {
       ...newRecordMeta(ctx),
       bookId: book.id,
@@ -111,6 +120,9 @@ export async function createProfile(ctx: RequestCtx, input: z.output<typeof Crea
       usefulLifeMonths: life,
       startDate: input.startDate,
       postedThrough: null,
+      componentName,
+      replacedById: null,
+      replacedOn: null,
     };
     await writer(ctx).insert(depreciationProfiles).values(profile);
     const estimate: EstimateRow = {
@@ -250,6 +262,8 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
     const disposed = await disposedItemIds(ctx, book.id);
     for (const profile of profiles) {
       if (disposed.has(profile.itemId)) continue;
+      // A replaced component was derecognised: its months not yet posted are never posted.
+      if (profile.replacedOn !== null) continue;
       const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, profile.id)).orderBy(asc(depreciationEstimates.seq));
       const due = scheduleRows(profile, estimates).filter((r) => (profile.postedThrough === null || r.month > profile.postedThrough) && r.month <= lastMonth);
       if (due.length === 0) continue;
@@ -313,6 +327,7 @@ export async function changeEstimate(ctx: RequestCtx, id: string, input: z.outpu
   return withTx(ctx, async () => {
     const { profile, estimates } = await loadProfile(ctx, id);
     assertVersion("depreciation profile", profile, input.expectedVersion);
+    if (profile.replacedOn !== null) throw new AppError("state_conflict", `the component was replaced on ${profile.replacedOn} (profile ${profile.replacedById}); it depreciates no more`);
     const book = (await findBook(ctx, profile.bookId))!;
     assertBookActive(book);
     if (input.residualValue && input.residualValue.currency !== profile.currency) throw invalid("/body/residualValue/currency", `the profile is in ${profile.currency}`);
@@ -330,6 +345,8 @@ export async function changeEstimate(ctx: RequestCtx, id: string, input: z.outpu
     let carrying = new Dec(profile.cost);
     for (const e of entries) {
       if (e.kind === "depreciation" && e.profileId !== profile.id) continue;
+      // Impairments are of the asset, so they reduce its whole-asset profile, not a component's.
+      if (e.kind === "impairment" && profile.componentName !== null) continue;
       carrying = e.side === "credit" ? carrying.minus(e.amount) : carrying.plus(e.amount);
     }
     if (new Dec(residual).gt(carrying)) throw invalid("/body/residualValue/amount", `must not exceed the carrying amount ${fixed(carrying, minorUnits(profile.currency))}`);

@@ -15,7 +15,7 @@ export const SIDE_OF_KIND = { acquisition: "debit", addition: "debit", impairmen
 const Reason = freeText(1000, { multiline: true });
 const ISO_CURRENCIES = Intl.supportedValuesOf("currency").filter((c) => /^[A-Z]{3}$/.test(c)).sort();
 const Currency = z.string().refine(isCurrency, "must be an ISO 4217 currency code").openapi({ type: "string", enum: ISO_CURRENCIES, example: "EUR", description: "ISO 4217" });
-const Decimal = (what: string) =>
+export const Decimal = (what: string) =>
   z
     .string({ error: `must be a decimal string (${what}), not a number` })
     .regex(/^\d{1,9}(\.\d{1,6})?$/, `must be a non-negative decimal string (${what})`);
@@ -152,6 +152,7 @@ export const CreateDepreciationProfile = z
     convention: z.enum(CONVENTIONS).optional().openapi({ description: "Default: the policy's rule (400 if it is one this service does not compute)" }),
     decliningRate: Decimal("annual rate such as \"0.40\"").optional().openapi({ description: "declining_balance only: annual rate, above 0 and at most 10" }),
     unitsPlan: z.array(Decimal("units")).max(1200).optional().openapi({ description: "units_of_production only: expected units per month, one per month of useful life" }),
+    componentName: freeText(100).optional().openapi({ description: "Makes the profile a component of the asset (replaceable through /finance/components/{id}/replace); one live profile per component name, besides at most one whole-asset profile" }),
   })
   .openapi("CreateDepreciationProfile");
 
@@ -182,6 +183,9 @@ export const DepreciationProfile = z
     usefulLifeMonths: z.number().int(),
     startDate: z.string(),
     postedThrough: z.string().nullable(),
+    componentName: z.string().nullable().openapi({ description: "Set for a component of the asset" }),
+    replacedById: z.string().nullable().openapi({ description: "A replaced component: the profile of its replacement (it depreciates no more)" }),
+    replacedOn: z.string().nullable(),
     estimates: z.array(Estimate).openapi({ description: "Estimate history, oldest first" }),
     version: z.number().int(),
   })

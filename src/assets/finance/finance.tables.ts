@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { items } from "../kernel/kernel.tables.ts";
 import { policies } from "../policies/policies.tables.ts";
@@ -120,12 +121,22 @@ export const depreciationProfiles = sqliteTable(
     startDate: text("start_date").notNull(),
     /** The last schedule month (YYYY-MM) a run has posted, null before the first. */
     postedThrough: text("posted_through"),
+    /** Set when the profile depreciates a component of its asset (a roof, an engine) rather than the asset as a whole. */
+    componentName: text("component_name"),
+    /** A replaced component: the profile that capitalised its replacement, and the replacement's value date; it depreciates no more. */
+    replacedById: text("replaced_by_id"),
+    replacedOn: text("replaced_on"),
     version: integer("version").notNull().default(1),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     createdBy: text("created_by").notNull(),
   },
-  (t) => [uniqueIndex("depreciation_profiles_book_item_uq").on(t.bookId, t.itemId), index("depreciation_profiles_book_idx").on(t.bookId, t.id)],
+  (t) => [
+    // One whole-asset profile per asset and book; one live (not replaced) profile per named component.
+    uniqueIndex("depreciation_profiles_book_item_uq").on(t.bookId, t.itemId).where(sql`component_name is null`),
+    uniqueIndex("depreciation_profiles_component_uq").on(t.bookId, t.itemId, t.componentName).where(sql`component_name is not null and replaced_on is null`),
+    index("depreciation_profiles_book_idx").on(t.bookId, t.id),
+  ],
 );
 
 /**

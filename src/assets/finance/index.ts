@@ -28,9 +28,10 @@ import { createInsuranceClaim } from "./routes/create-insurance-claim.ts";
 import { createNrvReview } from "./routes/create-nrv-review.ts";
 import { createFinanceReceipt } from "./routes/create-finance-receipt.ts";
 import { reconcileFinanceReceipts } from "./routes/reconcile-finance-receipts.ts";
+import { forecastReplacements } from "./routes/forecast-replacements.ts";
+import { replaceFinanceComponent } from "./routes/replace-finance-component.ts";
 
-// The spec's finance routes in its order, then the routes beyond the spec. Of part 4,
-// component replacement and replacement forecasts are not built and not mounted.
+// The spec's finance routes in its order, then the routes beyond the spec.
 export const routes: AnyRoute[] = [
   getFinanceRollforward,
   getFinanceContext,
@@ -41,6 +42,7 @@ export const routes: AnyRoute[] = [
   runDepreciation,
   changeDepreciationEstimate,
   getDepreciationSchedule,
+  replaceFinanceComponent,
   createNrvReview,
   analyzeTco,
   createLifecycleCost,
@@ -49,6 +51,7 @@ export const routes: AnyRoute[] = [
   approveInsurancePolicy,
   createCoverage,
   createInsuranceClaim,
+  forecastReplacements,
   createJournalBatch,
   exportJournalBatch,
   createFinanceReceipt,
