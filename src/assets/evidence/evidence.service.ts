@@ -11,7 +11,7 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { decryptStream } from "../../platform/crypto/envelope.ts";
-import { blobAad, openEncryptedBlob, stageEncryptedUpload, type StagedUpload } from "../../platform/blobs/encrypted-upload.ts";
+import { blobAad, openEncryptedBlob, stageEncryptedUpload, type StagedUpload, storedFileColumns } from "../../platform/blobs/encrypted-upload.ts";
 import { ContentStoreError } from "../../platform/blobs/content-store.ts";
 import { findItem } from "../kernel/items.ts";
 import { getCheckout } from "../custody/custody.service.ts";
@@ -118,21 +118,13 @@ export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): P
     const { targetType, targetId, classification } = staged.fields;
     if (!(await targetExists(ctx, targetType, targetId))) throw invalid("/body/targetId", `unknown ${targetType.replaceAll("_", " ")}`);
     const row: EvidenceRow = {
-      id: staged.id,
+      ...storedFileColumns(staged),
       targetType,
       targetId,
       classification,
-      fileName: staged.fileName,
-      size: staged.size,
-      declaredType: staged.declaredType,
-      sniffedType: staged.sniffedType,
-      sha256: staged.sha256,
       scanState: "pending",
       scannedAt: null,
       scanFinding: null,
-      storageKey: staged.storageKey,
-      envelope: staged.envelope,
-      keyId: staged.envelope.kekId,
       reviewedBy: null,
       reviewedAt: null,
       reviewReason: null,

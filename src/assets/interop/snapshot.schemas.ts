@@ -5,7 +5,7 @@
 // (additionalProperties: false), so a field the service adds without publishing it
 // fails those tests.
 import { z } from "@hono/zod-openapi";
-import { MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+import { Movement } from "../kernel/movement.schemas.ts";
 import { WORK_ORDER_KINDS } from "../maintenance/maintenance.states.ts";
 import { financeValueEntries } from "../finance/finance.tables.ts";
 
@@ -84,26 +84,12 @@ export const SnapshotLocation = z
   .openapi("SnapshotLocation", { description: "Locations referenced as read points, business locations and places of items." });
 
 export const SnapshotMovement = z
+  // The wire shape of GET /movements (kernel's Movement), closed to extra keys, with its times as instants.
   .strictObject({
-    id: z.string(),
-    itemId: z.string(),
-    kind: z.enum(MOVEMENT_KINDS),
+    ...Movement.shape,
     eventTime: Ts,
     recordedAt: Ts,
-    actorId: z.string(),
-    readPointId: z.string().nullable(),
-    bizLocationId: z.string().nullable(),
-    fromLocationId: z.string().nullable(),
-    toLocationId: z.string().nullable(),
-    fromContainerId: z.string().nullable(),
-    toContainerId: z.string().nullable(),
     holder: z.strictObject({ kind: z.string(), id: z.string() }).nullable(),
-    quantity: z.number().int().nullable(),
-    checkoutId: z.string().nullable(),
-    reason: z.string().nullable(),
-    corrects: z.string().nullable().openapi({ description: "The movement this one corrects." }),
-    correctedBy: z.string().nullable().openapi({ description: "The correction appended for this movement, if any." }),
-    data: z.record(z.string(), z.unknown()),
   })
   .openapi("SnapshotMovement", { description: "One step of the movement chronology, exactly as GET /movements shows it." });
 

@@ -7,7 +7,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import type { Staged } from "../../platform/http/define-route.ts";
 import { AppError } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
-import { openEncryptedBlob, stageEncryptedUpload, type StagedUpload } from "../../platform/blobs/encrypted-upload.ts";
+import { openEncryptedBlob, stageEncryptedUpload, type StagedUpload, storedFileColumns } from "../../platform/blobs/encrypted-upload.ts";
 import { typeMismatch } from "../../platform/blobs/sniff.ts";
 import { recordAudit } from "../audit/audit.service.ts";
 import { requireProjectAccess } from "../projects/projects.service.ts";
@@ -62,20 +62,12 @@ export async function createArtifact(ctx: RequestCtx, projectId: string, staged:
     if (planningRecordId) await requireRecord(ctx, projectId, COLLECTIONS, planningRecordId, "/body/planningRecordId");
     const finding = typeMismatch(staged.declaredType, staged.sniffedType) ?? null;
     const row: ArtifactRow = {
-      id: staged.id,
+      ...storedFileColumns(staged),
       projectId,
       planningRecordId: planningRecordId ?? null,
       classification,
-      fileName: staged.fileName,
-      size: staged.size,
-      declaredType: staged.declaredType,
-      sniffedType: staged.sniffedType,
-      sha256: staged.sha256,
       scanState: finding ? "quarantined" : "pending",
       scanFinding: finding,
-      storageKey: staged.storageKey,
-      envelope: staged.envelope,
-      keyId: staged.envelope.kekId,
       reviewedBy: null,
       reviewedAt: null,
       reviewReason: null,

@@ -39,6 +39,12 @@ export interface StagedUpload<F> {
   fields: F;
 }
 
+/** The columns every stored-file record (evidence, artifacts) takes from its staged upload. */
+export function storedFileColumns(staged: StagedUpload<unknown>) {
+  const { id, fileName, size, declaredType, sniffedType, sha256, storageKey, envelope } = staged;
+  return { id, fileName, size, declaredType, sniffedType, sha256, storageKey, envelope, keyId: envelope.kekId };
+}
+
 /** A file name as a label: the last path segment, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {
   const last = raw.split(/[\\/]/).pop() ?? "";
