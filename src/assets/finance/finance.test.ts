@@ -135,6 +135,13 @@ describe("an impairment, the rollforward and a reversal", () => {
     s.impairmentEntryId = (await entriesOf(s.itemId)).find((e) => e.kind === "impairment")!.id;
   });
 
+  test("the rollforward's cursor is the shared signed one: a forged or foreign cursor is 400 invalid_cursor", async () => {
+    const forged = Buffer.from(s.itemId, "utf8").toString("base64url");
+    const res = await mgr.get("/finance/rollforward", { query: { bookId: s.bookId, currency: "EUR", asOf: "2026-03-31", limit: 1, cursor: forged } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("invalid_cursor");
+  });
+
   test("as of March: opening + additions − depreciation − impairments = closing, to the cent, per asset and in total", async () => {
     const res = await mgr.get("/finance/rollforward", { query: { bookId: s.bookId, currency: "EUR", asOf: "2026-03-31", limit: 10 } });
     expect(res.status).toBe(200);

@@ -2,6 +2,7 @@
 // opening (before the fiscal year containing asOf) + additions − depreciation −
 // impairments − disposals = closing, from the append-only entries, exactly.
 import { and, asc, eq, lte } from "drizzle-orm";
+import { decodeCursor, encodeCursor } from "../../platform/paging/paging.ts";
 import type { z } from "@hono/zod-openapi";
 import { invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
@@ -62,15 +63,15 @@ export async function computeRollforward(ctx: RequestCtx, book: BookRow, asOf: s
   return { book, openingDate, perItem, totals };
 }
 
+const ROLLFORWARD_ROUTE = "GET /finance/rollforward";
+
 export async function rollforward(ctx: RequestCtx, q: z.output<typeof RollforwardQuery>): Promise<z.infer<typeof Rollforward>> {
   const book = await findBook(ctx, q.bookId);
   if (!book) throw notFound("book");
   if (q.currency !== book.functionalCurrency) throw invalid("/query/currency", `the book keeps ${book.functionalCurrency}`);
-  let after = "";
-  if (q.cursor) {
-    after = Buffer.from(q.cursor, "base64url").toString("utf8");
-    if (!/^[0-9a-f-]{36}$/.test(after)) throw invalid("/query/cursor", "not a cursor of this rollforward");
-  }
+  // The shared signed cursor (contract §7), bound to this route and filter; the position is the last asset id.
+  const binding = { bookId: book.id, currency: q.currency, asOf: q.asOf };
+  const after = q.cursor ? decodeCursor(ctx, ROLLFORWARD_ROUTE, binding, q.cursor).i : "";
   const data = await computeRollforward(ctx, book, q.asOf);
   const digits = minorUnits(book.functionalCurrency);
   const money = (d: D) => ({ amount: fixed(d, digits), currency: book.functionalCurrency });
@@ -84,6 +85,6 @@ export async function rollforward(ctx: RequestCtx, q: z.output<typeof Rollforwar
     items: page.map((itemId) => ({ itemId, ...shape(data.perItem.get(itemId)!) })),
     totals: shape(data.totals),
     assetCount: data.perItem.size,
-    nextCursor: ids.length > page.length ? Buffer.from(page[page.length - 1]!, "utf8").toString("base64url") : null,
+    nextCursor: ids.length > page.length ? encodeCursor(ctx, ROLLFORWARD_ROUTE, binding, { t: q.asOf, i: page[page.length - 1]! }) : null,
   };
 }
