@@ -1,3 +1,7 @@
 // Tests build their own configuration; keep the developer's environment out.
 process.env.JOBS = "off";
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
+
+// Inside a withTx callback, a read through a context that lacks the transaction is a bug (a captured outer context).
+import { checkTransactionUse } from "../src/platform/db/transactions.ts";
+checkTransactionUse();

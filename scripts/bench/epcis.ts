@@ -41,7 +41,7 @@ export async function seedEpcisEvents(deps: Deps, partnerId: string, userId: str
     const step = Math.floor((DAY_MS - 60_000) / Math.max(1, rest));
     for (let done = 0; done < rest; ) {
       const batch = Math.min(1000, rest - done);
-      await withTx(ctx, async () => {
+      await withTx(ctx, async (ctx) => {
         for (let i = 0; i < batch; i++, done++) {
           setCtxTime(ctx, new Date(start + ITEMS + done * step));
           await recordMovement(ctx, { itemId: items[done % ITEMS]!, kind: "tagged", bizLocationId: loc, data: { n: done } });

@@ -15,10 +15,10 @@ export const housekeepingJob: PartnerJob = {
   schedule: "0 * * * *",
   perPartner: true,
   async run(ctx) {
-    const keys = await withTx(ctx, () => purgeIdempotencyKeys(ctx));
+    const keys = await withTx(ctx, (ctx) => purgeIdempotencyKeys(ctx));
     const expiredDrafts = await purgeExpiredDrafts(ctx);
     const runsCutoff = new Date(ctx.now.getTime() - JOB_RUN_RETENTION_MS).toISOString();
-    const oldRuns = await withTx(ctx, async () => (await writer(ctx).delete(jobRuns).where(lt(jobRuns.startedAt, runsCutoff))).rowsAffected);
+    const oldRuns = await withTx(ctx, async (ctx) => (await writer(ctx).delete(jobRuns).where(lt(jobRuns.startedAt, runsCutoff))).rowsAffected);
     return {
       processed: keys + expiredDrafts + oldRuns,
       detail: `idempotency keys ${keys}, drafts ${expiredDrafts}, job runs ${oldRuns}`,

@@ -139,7 +139,7 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
     let result: JobResult | undefined;
     let failure: unknown;
     try {
-      result = await job.run({ ...systemContext(deps, handle, partnerId, runId, now), job: job.name, runId, log: deps.log, signal });
+      result = await job.run(Object.freeze({ ...systemContext(deps, handle, partnerId, runId, now), job: job.name, runId, log: deps.log, signal }));
     } catch (err) {
       failure = err ?? new Error("job threw a nullish value");
     } finally {

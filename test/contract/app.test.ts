@@ -170,7 +170,7 @@ describe("internal errors", () => {
       file: import.meta.path,
       responses: { 200: { description: "never" } },
       handler: async (ctx) => {
-        await withTx(ctx, () => writer(ctx).run(sql.raw(SECRET_SQL)));
+        await withTx(ctx, (ctx) => writer(ctx).run(sql.raw(SECRET_SQL)));
         return { status: 200 };
       },
     }),

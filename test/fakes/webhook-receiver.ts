@@ -25,7 +25,7 @@ export interface Receiver {
   stop(): void;
 }
 
-export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path?: string } = {}): Receiver {
+export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path?: string; delayMs?: () => number } = {}): Receiver {
   const r: Receiver = {
     url: "",
     received: [],
@@ -38,6 +38,9 @@ export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path
     hostname: "127.0.0.1",
     async fetch(req) {
       const body = await req.text();
+      // A receiver that takes its time (jitter) lets concurrent deliveries interleave.
+      const delay = opts.delayMs?.() ?? 0;
+      if (delay > 0) await Bun.sleep(delay);
       r.received.push({
         deliveryId: req.headers.get("x-svc-ams-delivery") ?? "",
         event: req.headers.get("x-svc-ams-event") ?? "",

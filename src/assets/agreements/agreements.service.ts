@@ -52,7 +52,7 @@ export function agreementText(text: string): SQL {
 
 export async function createAgreement(ctx: RequestCtx, input: CreateAgreement): Promise<AgreementDto> {
   if (input.endsOn !== undefined && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireParty(ctx, input.partyId, "/body/partyId");
     const { kind, partyId, startsOn } = input;
     const row = await insertRecord(ctx, agreements, {
@@ -74,7 +74,7 @@ export async function getAgreement(ctx: RequestCtx, id: string): Promise<Agreeme
 export async function updateAgreement(ctx: RequestCtx, id: string, input: UpdateAgreement): Promise<AgreementDto> {
   if (input.startsOn !== undefined && input.endsOn && input.endsOn < input.startsOn) throw invalid("/body/endsOn", ENDS_BEFORE_STARTS);
   const row = await updateVersioned(ctx, agreements, id, "agreement", input, {
-    async validate(row, change) {
+    async validate(ctx, row, change) {
       if (change.partyId) await requireParty(ctx, change.partyId, "/body/partyId");
       const startsOn = change.startsOn ?? row.startsOn;
       const endsOn = change.endsOn !== undefined ? change.endsOn : row.endsOn;

@@ -88,7 +88,7 @@ export async function listAlerts(ctx: RequestCtx, q: z.output<typeof ListAlertsQ
 
 /** Records who saw an open alert and when; the subject record is not touched. */
 export async function acknowledgeAlert(ctx: RequestCtx, id: string, input: z.output<typeof AcknowledgeAlert>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = (await writer(ctx).select().from(alerts).where(eq(alerts.id, id)))[0];
     if (!row) throw notFound("alert");
     assertVersion("alert", row, input.expectedVersion);
@@ -273,7 +273,7 @@ export async function materialiseAlerts(ctx: TenantCtx): Promise<MaterialiseResu
   let raised = 0;
   for (let i = 0; i < toRaise.length; i += CHUNK) {
     const chunk = toRaise.slice(i, i + CHUNK);
-    raised += await withTx(ctx, async () => {
+    raised += await withTx(ctx, async (ctx) => {
       let n = 0;
       for (const c of chunk) if (await raiseAlert(ctx, c)) n++;
       return n;
@@ -282,7 +282,7 @@ export async function materialiseAlerts(ctx: TenantCtx): Promise<MaterialiseResu
   let resolved = 0;
   for (let i = 0; i < toResolve.length; i += CHUNK) {
     const ids = toResolve.slice(i, i + CHUNK);
-    resolved += await withTx(ctx, async () => {
+    resolved += await withTx(ctx, async (ctx) => {
       const r = await writer(ctx)
         .update(alerts)
         .set({ status: "resolved", resolvedAt: ctx.nowIso, version: sql`${alerts.version} + 1`, updatedAt: ctx.nowIso })

@@ -179,7 +179,7 @@ export async function createAudit(ctx: RequestCtx, input: z.output<typeof Create
   const categoryIds = [...new Set(input.categoryIds ?? [])];
   if (locationIds.length === 0 && categoryIds.length === 0) throw invalid("/body/locationIds", "give locationIds, categoryIds or both");
   if (input.dueAt !== undefined && input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     for (const id of locationIds) await requireLocation(ctx, id, `/body/locationIds/${input.locationIds!.indexOf(id)}`);
     for (const id of categoryIds) await requireCategory(ctx, id, `/body/categoryIds/${input.categoryIds!.indexOf(id)}`);
     const row: AuditRow = {
@@ -211,7 +211,7 @@ export async function createAudit(ctx: RequestCtx, input: z.output<typeof Create
  * item starts with a `missing` result until someone counts it.
  */
 export async function startAudit(ctx: RequestCtx, id: string, input: z.output<typeof StartAudit>): Promise<AuditDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadAudit(ctx, id);
     assertVersion("audit", row, input.expectedVersion);
     assertAuditMove(row.status, "counting", "start counting of");
@@ -272,7 +272,7 @@ async function itemsInScope(ctx: TenantCtx, audit: AuditRow) {
 
 /** POST /audits/{id}/close-counting: counting → in_review; no count is taken after it, so the results are frozen. */
 export async function closeAuditCounting(ctx: RequestCtx, id: string, input: z.output<typeof CloseAuditCounting>): Promise<AuditDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadAudit(ctx, id);
     assertVersion("audit", row, input.expectedVersion);
     assertAuditMove(row.status, "in_review", "close counting of");
@@ -303,7 +303,7 @@ interface ResolvedEntry {
  * item's result is recomputed from its counts at once.
  */
 export async function recordAuditCounts(ctx: RequestCtx, id: string, input: z.output<typeof RecordAuditCounts>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadAudit(ctx, id);
     const entries = await resolveEntries(ctx, row, input.entries);
     requireAuditStatus(row.status, "counting", "record counts for");
@@ -444,7 +444,7 @@ async function recomputeResult(ctx: TenantCtx, auditId: string, item: ItemRow): 
  * latest decision counts and every decision stays in the history.
  */
 export async function reviewAuditResult(ctx: RequestCtx, auditId: string, resultId: string, input: z.output<typeof ReviewAuditResult>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const audit = await loadAudit(ctx, auditId);
     const result = (await writer(ctx).select().from(auditResults).where(and(eq(auditResults.id, resultId), eq(auditResults.auditId, auditId))))[0];
     if (!result) throw notFound("audit result");
@@ -470,7 +470,7 @@ export async function reviewAuditResult(ctx: RequestCtx, auditId: string, result
  * audits.posting.ts); if any cannot be applied nothing is, and the answer names it.
  */
 export async function postAudit(ctx: RequestCtx, id: string, input: z.output<typeof PostAudit>): Promise<AuditDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadAudit(ctx, id);
     assertVersion("audit", row, input.expectedVersion);
     assertAuditMove(row.status, "posted", "post");

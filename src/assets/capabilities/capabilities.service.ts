@@ -41,7 +41,7 @@ export async function replaceCapability(ctx: RequestCtx, key: Capability, input:
     seen.add(g.userId);
     if (g.expiresAt !== null && g.expiresAt <= ctx.nowIso) throw invalid(`/body/grants/${i}/expiresAt`, "must be in the future or null");
   });
-  const result = await withTx(ctx, async () => {
+  const result = await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const members = await tx.select().from(memberships).where(eq(memberships.status, "active"));
     const memberIds = new Set(members.map((m) => m.userId));

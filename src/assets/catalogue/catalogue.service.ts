@@ -74,7 +74,7 @@ async function assertCategoryCodeFree(ctx: TenantCtx, code: string, exceptId?: s
 }
 
 export async function createCategory(ctx: RequestCtx, input: CreateCatalogCategory): Promise<CatalogCategoryDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (input.code !== undefined) await assertCategoryCodeFree(ctx, input.code);
     return toCategoryDto(await insertRecord(ctx, catalogCategories, { name: input.name, code: input.code ?? null }));
   });
@@ -97,7 +97,7 @@ export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogC
 
 export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateCatalogCategory): Promise<CatalogCategoryDto> {
   const row = await updateVersioned(ctx, catalogCategories, id, "category", input, {
-    async rules(_row, change) {
+    async rules(ctx, _row, change) {
       if (change.code) await assertCategoryCodeFree(ctx, change.code, id);
       if (change.status === "archived") {
         const live = await writer(ctx)
@@ -115,7 +115,7 @@ export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateC
 // ---------------------------------------------------------------- models
 
 export async function createModel(ctx: RequestCtx, input: CreateCatalogModel): Promise<CatalogModelDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireCategory(ctx, input.categoryId, "/body/categoryId");
     const { name, categoryId } = input;
     return toModelDto(await insertRecord(ctx, catalogModels, { name, categoryId, manufacturer: input.manufacturer ?? null, modelNumber: input.modelNumber ?? null }));
@@ -128,10 +128,10 @@ export async function getModel(ctx: RequestCtx, id: string): Promise<CatalogMode
 
 export async function updateModel(ctx: RequestCtx, id: string, input: UpdateCatalogModel): Promise<CatalogModelDto> {
   const row = await updateVersioned(ctx, catalogModels, id, "model", input, {
-    async validate(_row, change) {
+    async validate(ctx, _row, change) {
       if (change.categoryId) await requireCategory(ctx, change.categoryId, "/body/categoryId");
     },
-    async rules(row, change) {
+    async rules(ctx, row, change) {
       if (change.status === "active" && change.categoryId === undefined) {
         const category = await loadOr404(writer(ctx), catalogCategories, row.categoryId, "category");
         if (category.status !== "active") throw new AppError("state_conflict", "the model's category is archived; unarchive it first");

@@ -254,7 +254,7 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
   if (input.expectedVersion !== undefined && input.reservationId === undefined) {
     throw invalid("/body/expectedVersion", "only applies with reservationId");
   }
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const item = await requireItem(ctx, input.itemId, "/body/itemId");
     await assertHolder(ctx, input.holder);
     let reservation: CheckoutRow | undefined;
@@ -332,7 +332,7 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
   if (input.startsAt < earliestStart) throw invalid("/body/startsAt", "must not be in the past");
   if (input.endsAt <= input.startsAt) throw invalid("/body/endsAt", "must be after startsAt");
   if (input.endsAt <= ctx.nowIso) throw invalid("/body/endsAt", "must be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const item = await requireItem(ctx, input.itemId, "/body/itemId");
     await assertHolder(ctx, input.holder);
     if (!RESERVABLE.has(item.lifecycle)) throw new AppError("state_conflict", `a ${item.lifecycle} item cannot be reserved`);
@@ -374,7 +374,7 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
 }
 
 export async function cancelReservation(ctx: RequestCtx, id: string, input: z.output<typeof CancelReservation>): Promise<CheckoutDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadCheckout(ctx, id, "reservation");
     assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "cancelled", "cancel");
@@ -396,7 +396,7 @@ export async function cancelReservation(ctx: RequestCtx, id: string, input: z.ou
 
 /** Only a user holder acknowledges, once per holding (a transfer resets it). */
 export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.output<typeof AcknowledgeCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadCheckout(ctx, id);
     if (row.holderKind !== "user" || row.holderId !== ctx.actorId) {
       throw new AppError("not_holder", "only the user holding this checkout can acknowledge it");
@@ -424,7 +424,7 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
  */
 export async function extendCheckout(ctx: RequestCtx, id: string, input: z.output<typeof ExtendCheckout>): Promise<CheckoutDto> {
   if (input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
     requireState(row.state, ["checked_out"], "extend");
@@ -448,7 +448,7 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
 }
 
 export async function transferCheckout(ctx: RequestCtx, id: string, input: z.output<typeof TransferCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await assertHolder(ctx, input.holder);
     const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
@@ -485,7 +485,7 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
  * movement each), else it stays where it is recorded.
  */
 export async function returnCheckout(ctx: RequestCtx, id: string, input: z.output<typeof ReturnCheckout>): Promise<CheckoutDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (input.locationId !== undefined && !(await activeLocationExists(ctx, input.locationId))) throw invalid("/body/locationId", "unknown location");
     const row = await loadCheckout(ctx, id);
     assertVersion("checkout", row, input.expectedVersion);
@@ -534,7 +534,7 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
  * returns how many blocks were set. Runs in the reservations job as `system`.
  */
 export async function startReservationWindows(ctx: TenantCtx, limit = 500): Promise<number> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const started = await writer(ctx)
       .select()
       .from(checkouts)
@@ -564,7 +564,7 @@ export async function startReservationWindows(ctx: TenantCtx, limit = 500): Prom
  * `system` in the reservations job). At most `limit` per call.
  */
 export async function expireReservations(ctx: TenantCtx, limit = 500): Promise<number> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const ended = await writer(ctx)
       .select()
       .from(checkouts)
@@ -616,7 +616,7 @@ export async function escalateOverdueCheckout(
   id: string,
   input: { action: EscalationAction; reason: string; workflowCaseId: string },
 ): Promise<CheckoutDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const current = await requireOverdueCheckout(ctx, id, "/body/checkoutId");
     const row = await loadCheckout(ctx, current.id);
     const data = { action: input.action, dueAt: row.dueAt, holder: holderOf(row), workflowCaseId: input.workflowCaseId };

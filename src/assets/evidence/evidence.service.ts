@@ -114,7 +114,7 @@ async function targetExists(ctx: RequestCtx, type: TargetType, id: string): Prom
 
 /** POST /evidence, second half (in the request's transaction): the target check and the record, `pending`. */
 export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): Promise<EvidenceDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { targetType, targetId, classification } = staged.fields;
     if (!(await targetExists(ctx, targetType, targetId))) throw invalid("/body/targetId", `unknown ${targetType.replaceAll("_", " ")}`);
     const row: EvidenceRow = {
@@ -172,7 +172,7 @@ export async function listEvidence(ctx: RequestCtx, q: z.output<typeof ListEvide
  * the end: a tampered blob ends the stream with an error instead of completing it.
  */
 export async function openEvidenceContent(ctx: RequestCtx, id: string): Promise<{ evidence: EvidenceDto; content: ReadableStream<Uint8Array> }> {
-  const row = await withTx(ctx, async () => {
+  const row = await withTx(ctx, async (ctx) => {
     const r = await loadVisible(ctx, id);
     if (r.scanState !== "clean") {
       throw new AppError("evidence_locked", `evidence is ${r.scanState}${r.scanState === "pending" ? " (not yet scanned and reviewed)" : ""}; only clean evidence can be read`);
@@ -191,7 +191,7 @@ export async function openEvidenceContent(ctx: RequestCtx, id: string): Promise<
  * file (only after the automatic scan has run) or quarantines it.
  */
 export async function reviewEvidence(ctx: RequestCtx, id: string, input: z.output<typeof ReviewEvidence>): Promise<EvidenceDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadVisible(ctx, id);
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "you uploaded this file; another reviewer must decide it");
     const to = input.decision === "clean" ? ("clean" as const) : ("quarantined" as const);
@@ -276,7 +276,7 @@ export async function scanPendingEvidence(ctx: TenantCtx, limit = 20): Promise<n
       ctx.deps.log.warn("evidence scan deferred", { requestId: ctx.requestId, evidenceId: row.id, error: (err as Error).name });
       continue;
     }
-    await withTx(ctx, async () => {
+    await withTx(ctx, async (ctx) => {
       const current = (await writer(ctx).select().from(evidence).where(eq(evidence.id, row.id)))[0];
       if (!current) return;
       // A reviewer may have quarantined it meanwhile: the scan is recorded, the decision kept.

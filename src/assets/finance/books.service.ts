@@ -82,7 +82,7 @@ export async function createBook(ctx: RequestCtx, input: z.output<typeof CreateB
   });
   if (policy.type !== "depreciation") throw invalid("/body/policyId", `a ${policy.type} policy, not a depreciation policy`);
   if (policy.state !== "active") throw new AppError("policy_inactive", `policy ${policy.id} is ${policy.state}`, { extras: { state: policy.state } });
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row: BookRow = {
       ...newRecordMeta(ctx),
       name: input.name,
@@ -103,7 +103,7 @@ export async function listBooks(ctx: RequestCtx, q: z.output<typeof ListBooksQue
 
 /** Closing a book: nothing is proposed, run or posted in it any more. Its entries stay. */
 export async function closeBook(ctx: RequestCtx, id: string, input: z.output<typeof CloseBook>): Promise<z.infer<typeof Book>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await findBook(ctx, id);
     if (!book) throw notFound("book");
     assertVersion("book", book, input.expectedVersion);
@@ -118,7 +118,7 @@ export async function createPeriod(ctx: RequestCtx, input: z.output<typeof Creat
   if (input.endsOn < input.startsOn) throw invalid("/body/endsOn", "must be on or after startsOn");
   const days = (Date.parse(`${input.endsOn}T00:00:00Z`) - Date.parse(`${input.startsOn}T00:00:00Z`)) / 86_400_000;
   if (days > 366) throw invalid("/body/endsOn", "a period spans at most 366 days");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     assertBookActive(book);
     const overlapping = (

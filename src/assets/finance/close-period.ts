@@ -16,7 +16,7 @@ import type { ClosePeriod, Period } from "./finance.schemas.ts";
  * posts into it (proposals, approvals, runs and reversals all check the period).
  */
 export async function closePeriod(ctx: RequestCtx, id: string, input: z.output<typeof ClosePeriod>): Promise<z.infer<typeof Period>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const period = await findPeriod(ctx, id);
     if (!period) throw notFound("period");
     assertVersion("period", period, input.expectedVersion);

@@ -36,7 +36,7 @@ async function componentCarrying(ctx: RequestCtx, profile: typeof depreciationPr
  * month after valueDate's (409), money in the book's currency.
  */
 export async function replaceComponent(ctx: RequestCtx, id: string, input: z.output<typeof ReplaceComponent>): Promise<z.infer<typeof ComponentReplacement>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { profile: old, estimates } = await loadProfile(ctx, id);
     assertVersion("depreciation profile", old, input.expectedVersion);
     if (old.componentName === null) throw new AppError("state_conflict", `profile ${old.id} depreciates the whole asset, not a component; only components are replaced`);

@@ -84,7 +84,7 @@ async function toBudgetDto(ctx: RequestCtx, r: BudgetRow): Promise<z.infer<typeo
 
 /** One budget per book, period, category and location (409 duplicate), in the book's currency. */
 export async function createBudget(ctx: RequestCtx, input: z.output<typeof CreateBudget>): Promise<z.infer<typeof Budget>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     const period = await findPeriod(ctx, input.periodId);
     if (!period || period.bookId !== book.id) throw invalid("/body/periodId", "no such period in this book");
@@ -129,7 +129,7 @@ function toCostDto(r: CostRow): z.infer<typeof LifecycleCost> {
 /** Append-only: an operator-owned asset; not in the future (400). */
 export async function recordLifecycleCost(ctx: RequestCtx, input: z.output<typeof CreateLifecycleCost>): Promise<z.infer<typeof LifecycleCost>> {
   if (input.incurredOn > ctx.nowIso.slice(0, 10)) throw invalid("/body/incurredOn", "must not be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireOwnedItem(ctx, input.itemId, "/body/itemId");
     const row: CostRow = {
       id: ctx.deps.newId(),

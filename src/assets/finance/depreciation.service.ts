@@ -78,7 +78,7 @@ function checkUnits(method: Method, plan: string[] | undefined, months: number, 
 // ---------------------------------------------------------------- profiles
 
 export async function createProfile(ctx: RequestCtx, input: z.output<typeof CreateDepreciationProfile>): Promise<ProfileDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const item = await requireOwnedItem(ctx, input.itemId, "/body/itemId");
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     for (const [field, money] of [["cost", input.cost], ["residualValue", input.residualValue]] as const) {
@@ -245,7 +245,7 @@ async function runDto(ctx: RequestCtx, run: typeof depreciationRuns.$inferSelect
  * a second call answers the first run.
  */
 export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId: string): Promise<RunDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await findBook(ctx, bookId);
     if (!book) throw notFound("book");
     const done = (await db(ctx).select().from(depreciationRuns).where(and(eq(depreciationRuns.bookId, book.id), eq(depreciationRuns.periodId, periodId))))[0];
@@ -324,7 +324,7 @@ export async function depreciationHasRun(ctx: RequestCtx, bookId: string, period
  */
 export async function changeEstimate(ctx: RequestCtx, id: string, input: z.output<typeof ChangeEstimate>): Promise<ProfileDto> {
   if (input.usefulLifeMonths === undefined && input.residualValue === undefined) throw invalid("/body/usefulLifeMonths", "give a new useful life, residual value or both");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { profile, estimates } = await loadProfile(ctx, id);
     assertVersion("depreciation profile", profile, input.expectedVersion);
     if (profile.replacedOn !== null) throw new AppError("state_conflict", `the component was replaced on ${profile.replacedOn} (profile ${profile.replacedById}); it depreciates no more`);

@@ -46,7 +46,7 @@ export async function disposedItemIds(ctx: TenantCtx, bookId: string): Promise<S
  * the active policy, open period containing valueDate, proceeds in the book's currency).
  */
 export async function completeDisposal(ctx: RequestCtx, itemId: string, input: z.output<typeof CompleteDisposal>): Promise<z.infer<typeof Disposal>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const item = await findItem(ctx, itemId);
     if (!item) throw notFound("item");
     const book = await requireBook(ctx, input.bookId, "/body/bookId");

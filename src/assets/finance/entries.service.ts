@@ -113,7 +113,7 @@ export async function appendEntry(ctx: TenantCtx, fields: Omit<EntryRow, "id" | 
  * (a run's months stay posted), so those are 409.
  */
 export async function reverseEntry(ctx: RequestCtx, id: string, input: z.output<typeof ReverseValueEntry>): Promise<z.infer<typeof ValueEntry>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const original = (await db(ctx).select().from(financeValueEntries).where(eq(financeValueEntries.id, id)))[0];
     if (!original) throw notFound("value entry");
     if (original.reversesEntryId) throw new AppError("state_conflict", "the entry is itself a reversal");

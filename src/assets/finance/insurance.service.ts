@@ -41,7 +41,7 @@ function toClaimDto(r: ClaimRow): z.infer<typeof InsuranceClaim> {
 /** A pending policy; one per insurer and policy number (409 duplicate). */
 export async function createInsurancePolicy(ctx: RequestCtx, input: z.output<typeof CreateInsurancePolicy>): Promise<z.infer<typeof InsurancePolicy>> {
   if (input.endsOn < input.startsOn) throw invalid("/body/endsOn", "must be on or after startsOn");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const same = (
       await db(ctx)
         .select({ id: financeInsurancePolicies.id })
@@ -69,7 +69,7 @@ export async function createInsurancePolicy(ctx: RequestCtx, input: z.output<typ
 
 /** Approval by a member other than the creator (403 maker_cannot_decide), of a pending policy only (409). */
 export async function approveInsurancePolicy(ctx: RequestCtx, id: string, input: z.output<typeof ApproveInsurancePolicy>): Promise<z.infer<typeof InsurancePolicy>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = (await db(ctx).select().from(financeInsurancePolicies).where(eq(financeInsurancePolicies.id, id)))[0];
     if (!row) throw notFound("insurance policy");
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "you recorded this policy; another member must approve it");
@@ -88,7 +88,7 @@ export async function approveInsurancePolicy(ctx: RequestCtx, id: string, input:
 
 /** Links an owned asset to an approved policy for a positive sum in the policy's currency; once per policy and asset. */
 export async function createCoverage(ctx: RequestCtx, input: z.output<typeof CreateCoverage>): Promise<z.infer<typeof Coverage>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const policy = (await db(ctx).select().from(financeInsurancePolicies).where(eq(financeInsurancePolicies.id, input.policyId)))[0];
     if (!policy) throw invalid("/body/policyId", "no such insurance policy");
     if (policy.state !== "approved") throw new AppError("state_conflict", `the policy is ${policy.state}; only an approved policy covers assets`, { extras: { state: policy.state } });
@@ -124,7 +124,7 @@ export async function createCoverage(ctx: RequestCtx, input: z.output<typeof Cre
 export async function createInsuranceClaim(ctx: RequestCtx, input: z.output<typeof CreateInsuranceClaim>): Promise<z.infer<typeof InsuranceClaim>> {
   if (input.incidentDate > ctx.nowIso.slice(0, 10)) throw invalid("/body/incidentDate", "must not be in the future");
   if (!new Dec(input.amountClaimed.amount).gt(0)) throw invalid("/body/amountClaimed/amount", "must be positive");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireOwnedItem(ctx, input.itemId, "/body/itemId");
     const inForce = await db(ctx)
       .select({ coverage: financeCoverages })

@@ -79,7 +79,7 @@ export async function createJournalBatch(ctx: RequestCtx, input: z.output<typeof
     if (pair.account === pair.counterAccount) throw invalid(`/body/accounts/${kind}/counterAccount`, "must differ from account");
     mapping[kind] = pair;
   }
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     const period = await findPeriod(ctx, input.periodId);
     if (!period || period.bookId !== book.id) throw invalid("/body/periodId", "no such period in this book");
@@ -129,7 +129,7 @@ function csvField(v: string): string {
 /** Serialises the batch and records the export (every export counts; the document is the same each time). */
 export async function exportJournalBatch(ctx: RequestCtx, id: string, input: z.output<typeof ExportJournalBatch>): Promise<z.infer<typeof JournalExport>> {
   const format = input.format ?? "csv";
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const batch = (await db(ctx).select().from(financeJournalBatches).where(eq(financeJournalBatches.id, id)))[0];
     if (!batch) throw notFound("journal batch");
     const period = (await findPeriod(ctx, batch.periodId))!;

@@ -24,7 +24,7 @@ function toReviewDto(r: ReviewRow): z.infer<typeof NrvReview> {
 }
 
 export async function createNrvReview(ctx: RequestCtx, input: z.output<typeof CreateNrvReview>): Promise<z.infer<typeof NrvReview>> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     await requireOwnedItem(ctx, input.itemId, "/body/itemId");
     if (input.netRealisableValue.currency !== book.functionalCurrency) throw invalid("/body/netRealisableValue/currency", `the book keeps ${book.functionalCurrency}`);

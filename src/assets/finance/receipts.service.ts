@@ -25,7 +25,7 @@ function toReceiptDto(r: ReceiptRow): z.infer<typeof Receipt> {
 export async function createReceipt(ctx: RequestCtx, input: z.output<typeof CreateReceipt>): Promise<z.infer<typeof Receipt>> {
   if (input.receivedOn > ctx.nowIso.slice(0, 10)) throw invalid("/body/receivedOn", "must not be in the future");
   if (!new Dec(input.amount.amount).gt(0)) throw invalid("/body/amount/amount", "must be positive");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const book = await requireBook(ctx, input.bookId, "/body/bookId");
     if (input.amount.currency !== book.functionalCurrency) throw invalid("/body/amount/currency", `the book keeps ${book.functionalCurrency}`);
     await requireOwnedItem(ctx, input.itemId, "/body/itemId");

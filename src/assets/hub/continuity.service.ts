@@ -33,7 +33,7 @@ export function toContinuityRunDto(r: ContinuityRunRow): ContinuityRunDto {
 }
 
 export async function createContinuityRun(ctx: RequestCtx, input: z.output<typeof CreateContinuityRun>): Promise<ContinuityRunDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row: ContinuityRunRow = {
       ...newRecordMeta(ctx),
       scenario: input.scenario,
@@ -56,7 +56,7 @@ export async function createContinuityRun(ctx: RequestCtx, input: z.output<typeo
  * offending entry otherwise); `passed` is refused while any result is `failed`.
  */
 export async function completeContinuityRun(ctx: RequestCtx, id: string, input: z.output<typeof CompleteContinuityRun>): Promise<ContinuityRunDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), continuityRuns, id, "continuity run");
     const size = row.checklist.length;
     const byPosition = new Map<number, (typeof input.results)[number]>();

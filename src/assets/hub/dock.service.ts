@@ -42,7 +42,7 @@ export function toDockAppointmentDto(r: DockAppointmentRow): DockAppointmentDto 
 
 export async function createDockAppointment(ctx: RequestCtx, input: z.output<typeof CreateDockAppointment>): Promise<DockAppointmentDto> {
   if (input.scheduledAt < new Date(ctx.now.getTime() - SCHEDULE_GRACE_MS).toISOString()) throw invalid("/body/scheduledAt", "must not be in the past");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireLocation(ctx, input.locationId, "/body/locationId");
     const row: DockAppointmentRow = {
       ...newRecordMeta(ctx),
@@ -69,7 +69,7 @@ export async function createDockAppointment(ctx: RequestCtx, input: z.output<typ
  * outbound one loads (the other is 409); no_show only once scheduledAt has passed.
  */
 export async function transitionDockAppointment(ctx: RequestCtx, id: string, input: z.output<typeof TransitionDockAppointment>): Promise<DockAppointmentDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), dockAppointments, id, "dock appointment");
     assertVersion("dock appointment", row, input.expectedVersion);
     assertAppointmentMove(row.status, input.to);

@@ -47,7 +47,7 @@ export async function createQualityHold(ctx: RequestCtx, input: z.output<typeof 
     if (first !== undefined) throw invalid(`/body/itemIds/${i}`, `duplicate of /body/itemIds/${first} (${id})`);
     firstAt.set(id, i);
   });
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const held = [];
     for (const [i, id] of input.itemIds.entries()) held.push(await requireItem(ctx, id, `/body/itemIds/${i}`));
     for (const item of held) {
@@ -92,7 +92,7 @@ export async function createQualityHold(ctx: RequestCtx, input: z.output<typeof 
  * return is decided elsewhere; release leaves qualityStatus as it was.
  */
 export async function resolveQualityHold(ctx: RequestCtx, id: string, input: z.output<typeof ResolveQualityHold>): Promise<QualityHoldDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), qualityHolds, id, "quality hold");
     assertVersion("quality hold", row, input.expectedVersion);
     assertHoldActive(row.status);

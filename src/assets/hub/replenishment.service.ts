@@ -38,7 +38,7 @@ export function toReplenishmentRuleDto(r: ReplenishmentRuleRow): ReplenishmentRu
 
 export async function createReplenishmentRule(ctx: RequestCtx, input: z.output<typeof CreateReplenishmentRule>): Promise<ReplenishmentRuleDto> {
   if (input.max < input.min) throw invalid("/body/max", `must be at least min (${input.min})`);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireLocation(ctx, input.locationId, "/body/locationId");
     await requireModel(ctx, input.modelId, "/body/modelId");
     const clash = (
@@ -128,7 +128,7 @@ export async function evaluateRule(ctx: TenantCtx, rule: ReplenishmentRuleRow): 
 
 /** POST /hub/replenishment-rules/{id}/evaluate: one rule, now. */
 export async function evaluateReplenishmentRule(ctx: RequestCtx, id: string): Promise<ReplenishmentEvaluationDto> {
-  return withTx(ctx, async () => evaluateRule(ctx, await loadOr404(writer(ctx), replenishmentRules, id, "replenishment rule")));
+  return withTx(ctx, async (ctx) => evaluateRule(ctx, await loadOr404(writer(ctx), replenishmentRules, id, "replenishment rule")));
 }
 
 /**
@@ -136,7 +136,7 @@ export async function evaluateReplenishmentRule(ctx: RequestCtx, id: string): Pr
  * order), each evaluated by evaluateRule, in one transaction.
  */
 export async function evaluateReplenishmentRules(ctx: TenantCtx, afterId: string, limit: number): Promise<{ evaluated: number; created: number; lastId: string | null }> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const rules = await writer(ctx).select().from(replenishmentRules).where(gt(replenishmentRules.id, afterId)).orderBy(asc(replenishmentRules.id)).limit(limit);
     let created = 0;
     for (const rule of rules) if ((await evaluateRule(ctx, rule)).created) created++;

@@ -168,7 +168,7 @@ export async function createHubTask(ctx: RequestCtx, input: z.output<typeof Crea
     if (seen.has(l.itemId)) throw invalid(`/body/lines/${i}/itemId`, `item ${l.itemId} is already in line ${seen.get(l.itemId)}`);
     seen.set(l.itemId, i);
   });
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (input.locationId !== undefined) await requireLocation(ctx, input.locationId, "/body/locationId");
     if (input.targetLocationId !== undefined) await requireLocation(ctx, input.targetLocationId, "/body/targetLocationId");
     const lines: HubTaskLine[] = [];
@@ -214,7 +214,7 @@ export async function assignHubTasks(ctx: RequestCtx, input: z.output<typeof Ass
       duplicateIds.add(id);
     }
   });
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const refusal = await assigneeRefusal(ctx, input.assigneeUserId);
     const shape: FieldError[] = [...duplicates, ...(refusal ? [{ path: "/body/assigneeUserId", message: refusal }] : [])];
     if (shape.length > 0) {
@@ -252,7 +252,7 @@ export async function assignHubTasks(ctx: RequestCtx, input: z.output<typeof Ass
 
 /** Single assignment: the same assignee and state rules as the bulk command. */
 export async function assignHubTask(ctx: RequestCtx, id: string, input: z.output<typeof AssignHubTask>): Promise<HubTaskDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const refusal = await assigneeRefusal(ctx, input.assigneeUserId);
     if (refusal) throw invalid("/body/assigneeUserId", refusal);
     const row = await loadOr404(writer(ctx), hubTasks, id, "hub task");
@@ -270,7 +270,7 @@ export async function assignHubTask(ctx: RequestCtx, id: string, input: z.output
  * item lines to the target location.
  */
 export async function advanceHubTask(ctx: RequestCtx, id: string, input: z.output<typeof AdvanceHubTask>): Promise<HubTaskDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), hubTasks, id, "hub task");
     assertVersion("hub task", row, input.expectedVersion);
     const to = nextTaskState(row.status);
@@ -286,7 +286,7 @@ export async function advanceHubTask(ctx: RequestCtx, id: string, input: z.outpu
 
 /** Open, assigned and in-progress tasks may be cancelled; nothing moves. */
 export async function cancelHubTask(ctx: RequestCtx, id: string, input: z.output<typeof CancelHubTask>): Promise<HubTaskDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), hubTasks, id, "hub task");
     assertVersion("hub task", row, input.expectedVersion);
     assertTaskMove(row.status, "cancelled", "cancel");

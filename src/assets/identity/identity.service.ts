@@ -131,7 +131,7 @@ export async function issueIdentifier(ctx: RequestCtx, input: z.output<typeof Is
     if (err instanceof IdentifierFormatError) throw invalid("/body/value", err.message);
     throw err;
   }
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const item = await requireItem(ctx, input.itemId, "/body/itemId");
     if (item.lifecycle === "disposed") throw new AppError("state_conflict", "a disposed item cannot be tagged");
@@ -186,7 +186,7 @@ export async function transitionIdentifier(
   id: string,
   input: z.output<typeof TransitionIdentifier>,
 ): Promise<IdentifierDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const row = (await tx.select().from(identifiers).where(eq(identifiers.id, id)))[0];
     if (!row) throw notFound("identifier");

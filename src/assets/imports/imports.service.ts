@@ -417,7 +417,7 @@ export async function validateCsvImport(ctx: RequestCtx, input: z.output<typeof 
   };
   // Counted before truncation, so the DTO can say how many there were.
   (batch.detected as Record<string, unknown>).warningCount = warnings.length;
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     await insertRow(tx, importBatches, batch);
     for (let i = 0; i < outcomes.length; i++) {
@@ -502,7 +502,7 @@ export interface CommitOptions {
 }
 
 export async function commitImport(ctx: RequestCtx, id: string, opts: CommitOptions = {}): Promise<ImportBatchDto> {
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const batch = (await tx.select().from(importBatches).where(eq(importBatches.id, id)))[0];
     if (!batch) throw notFound("import");

@@ -28,7 +28,7 @@ let itemId = "";
 /** Appends n chronology-only steps through the kernel's one insert path, in one transaction. */
 async function tag(n: number) {
   await api.inTenant((ctx) =>
-    withTx(ctx, async () => {
+    withTx(ctx, async (ctx) => {
       for (let i = 0; i < n; i++) await recordMovement(ctx, { itemId, kind: "tagged", data: { n: i } });
     }),
   );

@@ -64,7 +64,7 @@ export async function createInteropJob(ctx: TenantCtx, input: CreateInteropJob):
     resultBytes: null,
     resultCount: null,
   };
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     await writer(ctx).insert(interopJobs).values(row);
   });
   return toInteropJobDto(row);
@@ -98,7 +98,7 @@ export async function openInteropJobResult(ctx: TenantCtx, id: string): Promise<
 
 async function update(ctx: TenantCtx, row: JobRow, patch: Partial<JobRow>): Promise<JobRow> {
   const next = { ...row, ...patch, version: row.version + 1, updatedAt: ctx.nowIso };
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     await writer(ctx)
       .update(interopJobs)
       .set({ ...patch, version: next.version, updatedAt: next.updatedAt })

@@ -55,7 +55,7 @@ function assertNotFuture(ctx: TenantCtx, date: string | null | undefined, path: 
 // POST /assets
 
 export async function createAsset(ctx: RequestCtx, input: z.output<typeof CreateAsset>): Promise<ItemDto> {
-  return toItemDto(await withTx(ctx, () => registerAsset(ctx, input)));
+  return toItemDto(await withTx(ctx, (ctx) => registerAsset(ctx, input)));
 }
 
 /**
@@ -157,7 +157,7 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
   if (Object.values(fields).every((v) => v === undefined)) throw invalid("/body", "give at least one field to change");
   assertNotFuture(ctx, input.acquiredOn, "/body/acquiredOn");
 
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadItem(ctx, id);
     const next: Changes = {};
     const set = <K extends keyof Changes>(key: K, value: ItemRow[K] | undefined): void => {
@@ -225,7 +225,7 @@ export async function updateItem(ctx: RequestCtx, id: string, input: z.output<ty
 // POST /items/{id}/activate
 
 export async function activateItem(ctx: RequestCtx, id: string, input: z.output<typeof ActivateItem>): Promise<ItemDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadItem(ctx, id);
     assertVersion("item", row, input.expectedVersion);
     if (row.lifecycle !== "planned") {
@@ -249,7 +249,7 @@ export async function activateItem(ctx: RequestCtx, id: string, input: z.output<
 // POST /items/{id}/move
 
 export async function moveItem(ctx: RequestCtx, id: string, input: z.output<typeof MoveItem>): Promise<ItemDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     let container: ItemRow | undefined;
     if (input.toLocationId !== undefined) await requireLocation(ctx, input.toLocationId, "/body/toLocationId");
     if (input.toContainerId !== undefined) {
@@ -301,7 +301,7 @@ export async function moveItem(ctx: RequestCtx, id: string, input: z.output<type
 // POST /items/{id}/consume
 
 export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<typeof ConsumeItem>): Promise<ItemDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadItem(ctx, id);
     assertVersion("item", row, input.expectedVersion);
     if (row.tracking !== "quantity") throw new AppError("state_conflict", "only a quantity-tracked item can be consumed");

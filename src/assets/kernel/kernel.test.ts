@@ -19,7 +19,7 @@ async function inJob<T>(fn: (ctx: TenantCtx) => Promise<T>): Promise<T> {
   const handle = await env.deps.tenancy.acquire(api.partnerId);
   try {
     const ctx = systemContext(env.deps, handle, api.partnerId, "kernel-test", env.deps.clock.now());
-    return await withTx(ctx, () => fn(ctx));
+    return await withTx(ctx, (ctx) => fn(ctx));
   } finally {
     env.deps.tenancy.release(handle);
   }

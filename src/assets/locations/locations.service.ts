@@ -86,7 +86,7 @@ async function assertLocationCodeFree(ctx: TenantCtx, code: string, exceptId?: s
 }
 
 export async function createLocation(ctx: RequestCtx, input: CreateLocation): Promise<LocationDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (input.parentId !== undefined) await requireLocation(ctx, input.parentId, "/body/parentId");
     if (input.code !== undefined) await assertLocationCodeFree(ctx, input.code);
     const row = await insertRecord(ctx, locations, { parentId: input.parentId ?? null, name: input.name, kind: input.kind, code: input.code ?? null });
@@ -103,10 +103,10 @@ export async function getLocation(ctx: RequestCtx, id: string): Promise<Location
 
 export async function updateLocation(ctx: RequestCtx, id: string, input: UpdateLocation): Promise<LocationDto> {
   const saved = await updateVersioned(ctx, locations, id, "location", input, {
-    async validate(_row, change) {
+    async validate(ctx, _row, change) {
       if (change.parentId) await requireLocation(ctx, change.parentId, "/body/parentId");
     },
-    rules: (row, change) => locationRules(ctx, row, change),
+    rules: (ctx, row, change) => locationRules(ctx, row, change),
   });
   return toLocationDto(saved);
 }

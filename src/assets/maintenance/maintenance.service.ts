@@ -221,7 +221,7 @@ async function insertOrder(ctx: TenantCtx, row: WorkOrderRow): Promise<void> {
 /** POST /work-orders: an open order that holds its item in maintenance from now on. */
 export async function createWorkOrder(ctx: RequestCtx, input: z.output<typeof CreateWorkOrder>): Promise<WorkOrderDto> {
   if (input.dueAt !== undefined && input.dueAt <= ctx.nowIso) throw invalid("/body/dueAt", "must be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const item = await requireItem(ctx, input.itemId, "/body/itemId");
     if (input.assigneeUserId !== undefined) await assertAssignable(ctx, input.assigneeUserId, "/body/assigneeUserId");
     if (GONE.has(item.lifecycle)) throw new AppError("state_conflict", `a ${item.lifecycle} item cannot be maintained`);
@@ -248,7 +248,7 @@ export async function createWorkOrder(ctx: RequestCtx, input: z.output<typeof Cr
  * (resumed). An order opened by a recurrence takes hold of its item here.
  */
 export async function startWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof StartWorkOrder>): Promise<WorkOrderDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadWorkOrder(ctx, id);
     assertVersion("work order", row, input.expectedVersion);
     assertWorkOrderMove(row.status, "in_progress", "start");
@@ -262,7 +262,7 @@ export async function startWorkOrder(ctx: RequestCtx, id: string, input: z.outpu
 
 /** POST /work-orders/{id}/pause: in_progress → paused; the item stays in maintenance. */
 export async function pauseWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof PauseWorkOrder>): Promise<WorkOrderDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadWorkOrder(ctx, id);
     assertVersion("work order", row, input.expectedVersion);
     assertWorkOrderMove(row.status, "paused", "pause");
@@ -274,7 +274,7 @@ export async function pauseWorkOrder(ctx: RequestCtx, id: string, input: z.outpu
 
 /** POST /work-orders/{id}/reassign: another eligible assignee for an unfinished order; who and why are recorded. */
 export async function reassignWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof ReassignWorkOrder>): Promise<WorkOrderDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadWorkOrder(ctx, id);
     await assertAssignable(ctx, input.assigneeUserId, "/body/assigneeUserId");
     assertVersion("work order", row, input.expectedVersion);
@@ -290,7 +290,7 @@ export async function reassignWorkOrder(ctx: RequestCtx, id: string, input: z.ou
 
 /** POST /work-orders/{id}/cancel: open/paused → cancelled; the item is let go. */
 export async function cancelWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof CancelWorkOrder>): Promise<WorkOrderDto> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadWorkOrder(ctx, id);
     assertVersion("work order", row, input.expectedVersion);
     assertWorkOrderMove(row.status, "cancelled", "cancel");
@@ -317,7 +317,7 @@ interface CheckedPart {
 export async function completeWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof CompleteWorkOrder>): Promise<WorkOrderDto> {
   const today = ctx.nowIso.slice(0, 10);
   if (input.nextDueOn !== undefined && input.nextDueOn <= today) throw invalid("/body/nextDueOn", "must be after today (UTC)");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadWorkOrder(ctx, id);
     const labour: LabourEntry[] = [];
     for (const [i, l] of (input.labour ?? []).entries()) {

@@ -133,7 +133,7 @@ export async function correctMovement(ctx: RequestCtx, id: string, input: Correc
     throw invalid("/body", "name at least one corrected fact: locationId, eventTime, holder or quantity");
   }
   if (input.eventTime !== undefined && input.eventTime > ctx.nowIso) throw invalid("/body/eventTime", "must not be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await assertReferences(ctx, input);
     const tx = db(ctx);
     const original = (await tx.select().from(movements).where(eq(movements.id, id)))[0];

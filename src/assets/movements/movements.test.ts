@@ -78,7 +78,7 @@ async function seed(handle: TenantHandle): Promise<void> {
   partyId = (await kit.seed.party({ name: "Hire Co", kind: "organisation" })).id;
   const as = (actor: string, minute: number) => ({ ...systemContext(env.deps, handle, P, "seed", new Date(at(minute))), actorId: actor });
   const seeder = as("seed", 0);
-  await withTx(seeder, async () => {
+  await withTx(seeder, async (seeder) => {
     for (const row of [item(I.it1, "Drill", L.b), item(I.it2, "Ladder", L.b), item(I.box, "Crate", L.b), item(I.inBox, "Cable in crate", L.b, I.box)]) {
       await insertItem(seeder, row);
     }
@@ -99,7 +99,7 @@ async function seed(handle: TenantHandle): Promise<void> {
   ];
   for (const [name, minute, actor, input] of steps) {
     const ctx = as(actor, minute);
-    M[name] = await withTx(ctx, () => recordMovement(ctx, input));
+    M[name] = await withTx(ctx, (ctx) => recordMovement(ctx, input));
   }
 }
 

@@ -52,7 +52,7 @@ export function partyIdsMatching(match: string): SQL {
 // ---------------------------------------------------------------- commands and reads
 
 export async function createParty(ctx: RequestCtx, input: CreateParty): Promise<PartyDto> {
-  return toPartyDto(await withTx(ctx, () => insertRecord(ctx, parties, { name: input.name, kind: input.kind, externalRef: input.externalRef ?? null })));
+  return toPartyDto(await withTx(ctx, (ctx) => insertRecord(ctx, parties, { name: input.name, kind: input.kind, externalRef: input.externalRef ?? null })));
 }
 
 export async function getParty(ctx: RequestCtx, id: string): Promise<PartyDto> {

@@ -212,7 +212,7 @@ export function documentSha256(document: unknown): string {
 
 /** A new draft at revision 1, authored by the caller now. */
 export async function createPolicy(ctx: RequestCtx, input: z.output<typeof CreatePolicy>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await checkDocument(ctx, input.type, input.document, "/body/document");
     const row: PolicyRow = {
       ...newRecordMeta(ctx),
@@ -237,7 +237,7 @@ export async function createPolicy(ctx: RequestCtx, input: z.output<typeof Creat
 
 /** A new revision of a draft (author only): the whole document replaced, revision + 1. */
 export async function revisePolicy(ctx: RequestCtx, id: string, input: z.output<typeof RevisePolicy>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadPolicy(ctx, id);
     assertAuthor(ctx, row, "revise");
     const document = parseDocument(row.type, input.document);
@@ -253,7 +253,7 @@ export async function revisePolicy(ctx: RequestCtx, id: string, input: z.output<
 
 /** The author submits the exact revision they name for review. */
 export async function submitPolicy(ctx: RequestCtx, id: string, input: z.output<typeof SubmitPolicy>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadPolicy(ctx, id);
     assertAuthor(ctx, row, "submit");
     assertRevision(row, input.revision);
@@ -271,7 +271,7 @@ export async function submitPolicy(ctx: RequestCtx, id: string, input: z.output<
  * policy_activation receipt; rejection changes nothing else.
  */
 export async function decidePolicy(ctx: RequestCtx, id: string, input: z.output<typeof DecidePolicy>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadPolicy(ctx, id);
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "the author of a policy cannot decide it");
     assertRevision(row, input.expectedRevision);

@@ -80,7 +80,7 @@ function assertCode(code: string | undefined): void {
 
 export async function createContainer(ctx: RequestCtx, shipmentId: string, input: z.output<typeof CreateContainer>): Promise<ContainerDto> {
   assertCode(input.code);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const parent = input.parentContainerId !== undefined ? await findContainer(ctx, input.parentContainerId) : undefined;
     if (input.parentContainerId !== undefined && !parent) throw invalid("/body/parentContainerId", "unknown container");
     const shipment = await loadShipment(ctx, shipmentId);
@@ -136,7 +136,7 @@ export async function packContainer(ctx: RequestCtx, id: string, input: z.output
   if (!input.itemIds && !input.containerIds) throw invalid("/body", "name at least one of itemIds or containerIds");
   assertUnique(input.itemIds, "itemIds");
   assertUnique(input.containerIds, "containerIds");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const toPack: ItemRow[] = [];
     for (const [i, itemId] of (input.itemIds ?? []).entries()) toPack.push(await requireItem(ctx, itemId, `/body/itemIds/${i}`));
     const children = await requireContainers(ctx, input.containerIds, "containerIds");
@@ -212,7 +212,7 @@ export async function repackContainer(ctx: RequestCtx, id: string, input: z.outp
   assertUnique(input.itemIds, "itemIds");
   assertUnique(input.containerIds, "containerIds");
   const reason = input.reason || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const targetId = input.toContainerId ?? input.parentContainerId ?? null;
     const targetPath = input.toContainerId !== undefined ? "/body/toContainerId" : "/body/parentContainerId";
     const target = targetId !== null ? await findContainer(ctx, targetId) : undefined;
@@ -273,7 +273,7 @@ export async function unpackContainer(ctx: RequestCtx, id: string, input: z.outp
   assertUnique(input.itemIds, "itemIds");
   assertUnique(input.containerIds, "containerIds");
   const reason = input.reason || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const container = await loadContainer(ctx, id);
     const shipment = await loadShipment(ctx, container.shipmentId);
     assertVersion("container", container, input.expectedVersion);

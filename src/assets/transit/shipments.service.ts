@@ -109,7 +109,7 @@ function containerTree(containers: ContainerRow[], contents: ContentRow[]) {
 
 export async function createShipment(ctx: RequestCtx, input: z.output<typeof CreateShipment>): Promise<ShipmentDto> {
   if (input.destinationLocationId === input.originLocationId) throw invalid("/body/destinationLocationId", "must differ from the origin");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireLocation(ctx, input.originLocationId, "/body/originLocationId");
     await requireLocation(ctx, input.destinationLocationId, "/body/destinationLocationId");
     const row: ShipmentRow = {
@@ -139,7 +139,7 @@ export async function createShipment(ctx: RequestCtx, input: z.output<typeof Cre
 
 export async function dispatchShipment(ctx: RequestCtx, id: string, input: z.output<typeof DispatchShipment>): Promise<ShipmentDetailDto> {
   const note = input.note || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const shipment = await loadShipment(ctx, id);
     assertVersion("shipment", shipment, input.expectedVersion);
     assertShipmentAction(shipment.status, "dispatch");
@@ -180,7 +180,7 @@ export async function dispatchShipment(ctx: RequestCtx, id: string, input: z.out
 /** A carrier takes custody at a read point; from `exception` this is the resume to in_transit. */
 export async function handOffShipment(ctx: RequestCtx, id: string, input: z.output<typeof HandOffShipment>): Promise<ShipmentDetailDto> {
   const note = input.note || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireLocation(ctx, input.readPointId, "/body/readPointId");
     const shipment = await loadShipment(ctx, id);
     assertVersion("shipment", shipment, input.expectedVersion);
@@ -224,7 +224,7 @@ export async function reportShipmentException(ctx: RequestCtx, id: string, input
     if (seen.has(itemId)) throw invalid(`/body/itemIds/${i}`, "listed twice");
     seen.add(itemId);
   });
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const shipment = await loadShipment(ctx, id);
     assertVersion("shipment", shipment, input.expectedVersion);
     assertShipmentAction(shipment.status, "raise_exception");
@@ -313,7 +313,7 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
     seen.add(e.itemId);
   });
   const note = input.note || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (input.locationId !== undefined) await requireLocation(ctx, input.locationId, "/body/locationId");
     const shipment = await loadShipment(ctx, id);
     assertVersion("shipment", shipment, input.expectedVersion);
@@ -403,7 +403,7 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
 /** Every item still travelling comes back to the origin location, out of its container and free of transit blocks. */
 export async function returnShipmentToSender(ctx: RequestCtx, id: string, input: z.output<typeof ReturnShipmentToSender>): Promise<ShipmentDetailDto> {
   const reason = input.reason || null;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const shipment = await loadShipment(ctx, id);
     assertVersion("shipment", shipment, input.expectedVersion);
     assertShipmentAction(shipment.status, "return_to_sender");
@@ -455,7 +455,7 @@ export async function assertNewDestination(ctx: TenantCtx, shipment: ShipmentRow
  * and then resumes the shipment with a handoff): a `rerouted` event.
  */
 export async function rerouteShipment(ctx: RequestCtx, id: string, input: { destinationLocationId: string; reason: string; workflowCaseId: string }): Promise<void> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const shipment = await requireShipmentInException(ctx, id, "/body/shipmentId");
     await assertNewDestination(ctx, shipment, input.destinationLocationId, "/body/destinationLocationId");
     await saveShipment(ctx, id, { destinationLocationId: input.destinationLocationId });
@@ -486,7 +486,7 @@ export async function lostInException(ctx: TenantCtx, shipment: ShipmentRow): Pr
  * leaves nothing travelling does. Returns the lost item ids.
  */
 export async function acceptShipmentLoss(ctx: RequestCtx, id: string, input: { reason: string; workflowCaseId: string }): Promise<string[]> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const shipment = await requireShipmentInException(ctx, id, "/body/shipmentId");
     const lostIds = await lostInException(ctx, shipment);
     if (lostIds.length === 0) throw new AppError("state_conflict", "no item the exception names is still travelling");

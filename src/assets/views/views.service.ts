@@ -106,7 +106,7 @@ async function assertNameFree(ctx: RequestCtx, surface: string, nameKey: string,
 
 export async function createSavedView(ctx: RequestCtx, input: z.output<typeof CreateSavedView>) {
   const query = checkQuery(input.surface, input.query, "/body/query");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const nameKey = normaliseName(input.name);
     await assertNameFree(ctx, input.surface, nameKey);
@@ -124,7 +124,7 @@ export async function createSavedView(ctx: RequestCtx, input: z.output<typeof Cr
 }
 
 export async function updateSavedView(ctx: RequestCtx, id: string, input: z.output<typeof UpdateSavedView>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const row = await loadOwnView(ctx, id);
     assertVersion("saved view", row, input.expectedVersion);
@@ -145,7 +145,7 @@ export async function updateSavedView(ctx: RequestCtx, id: string, input: z.outp
 }
 
 export async function deleteSavedView(ctx: RequestCtx, id: string): Promise<void> {
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     await loadOwnView(ctx, id);
     await tx.delete(savedViews).where(eq(savedViews.id, id));
@@ -183,7 +183,7 @@ export async function putDraft(ctx: RequestCtx, workflowKey: string, input: z.ou
   const expiresAt = input.expiresAt ?? maxExpiry;
   if (expiresAt > maxExpiry) throw invalid("/body/expiresAt", "must be no later than 30 days from now");
   if (expiresAt <= ctx.nowIso) throw invalid("/body/expiresAt", "must be in the future");
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const existing = (await tx.select().from(drafts).where(draftKey(ctx, input.route, workflowKey)))[0];
     // An expired draft is gone: saving again starts a new one.
@@ -205,7 +205,7 @@ export async function putDraft(ctx: RequestCtx, workflowKey: string, input: z.ou
 }
 
 export async function deleteDraft(ctx: RequestCtx, workflowKey: string, route: string): Promise<void> {
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const r = await tx.delete(drafts).where(and(draftKey(ctx, route, workflowKey), gt(drafts.expiresAt, ctx.nowIso)));
     if (r.rowsAffected === 0) throw notFound("draft");
@@ -214,5 +214,5 @@ export async function deleteDraft(ctx: RequestCtx, workflowKey: string, route: s
 
 /** Removes drafts past their expiry (reads already hide them; this reclaims the rows); returns how many. */
 export async function purgeExpiredDrafts(ctx: TenantCtx): Promise<number> {
-  return withTx(ctx, async () => (await writer(ctx).delete(drafts).where(lte(drafts.expiresAt, ctx.nowIso))).rowsAffected);
+  return withTx(ctx, async (ctx) => (await writer(ctx).delete(drafts).where(lte(drafts.expiresAt, ctx.nowIso))).rowsAffected);
 }

@@ -91,7 +91,7 @@ export async function fanOut(ctx: TenantCtx): Promise<number> {
   let created = 0;
   for (const { id } of endpoints) {
     for (;;) {
-      const { scanned, inserted } = await withTx(ctx, async () => {
+      const { scanned, inserted } = await withTx(ctx, async (ctx) => {
         const tx = writer(ctx);
         // Re-read in the transaction: a PUT may have disabled it or moved its cursor meanwhile.
         const e = (await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0];
@@ -170,7 +170,7 @@ export async function attemptDelivery(
 ): Promise<AttemptRow> {
   const secret = decryptValue(key, endpoint.secretCiphertext, endpoint.id);
   const sent = await send(ctx, endpoint.url, delivery, secret);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const now = ctx.now.getTime();
     const n = delivery.attempts + 1;
@@ -302,7 +302,7 @@ async function disableEndpoint(ctx: TenantCtx, endpoint: EndpointRow, reason: "g
 /** Drops finished deliveries (and their attempts) last changed more than 30 days ago. */
 export async function purgeHistory(ctx: TenantCtx): Promise<number> {
   const cutoff = new Date(ctx.now.getTime() - HISTORY_RETENTION_MS).toISOString();
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     const old = tx
       .select({ id: webhookDeliveries.id })

@@ -104,7 +104,7 @@ export async function createWebhook(ctx: RequestCtx, input: z.output<typeof Crea
   const key = webhookKey(ctx);
   await assertUrl(ctx, input.url);
   const secret = newSecret();
-  const row = await withTx(ctx, async () => {
+  const row = await withTx(ctx, async (ctx) => {
     const meta = newRecordMeta(ctx);
     const enabled = input.enabled ?? true;
     const r: EndpointRow = {
@@ -132,7 +132,7 @@ export async function createWebhook(ctx: RequestCtx, input: z.output<typeof Crea
 export async function replaceWebhook(ctx: RequestCtx, id: string, input: z.output<typeof ReplaceWebhook>) {
   if (input.enabled) webhookKey(ctx);
   await assertUrl(ctx, input.url);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadOr404(writer(ctx), webhookEndpoints, id, "webhook");
     assertVersion("webhook", row, input.expectedVersion);
     const change: Partial<EndpointRow> = {};
@@ -155,7 +155,7 @@ export async function replaceWebhook(ctx: RequestCtx, id: string, input: z.outpu
  */
 export async function testWebhook(ctx: RequestCtx, id: string) {
   const key = webhookKey(ctx);
-  const { endpoint, delivery } = await withTx(ctx, async () => {
+  const { endpoint, delivery } = await withTx(ctx, async (ctx) => {
     const endpoint = await loadOr404(writer(ctx), webhookEndpoints, id, "webhook");
     const eventId = ctx.deps.newId();
     const body = JSON.stringify({

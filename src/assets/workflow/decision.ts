@@ -10,11 +10,10 @@
 // was returned), the savepoint is rolled back, so nothing of it is kept, the case
 // stays pending at its version, and the refusal is recorded in its history; the
 // caller gets 409 with the reason.
-import { sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { withTx, writer } from "../../platform/db/transactions.ts";
+import { inSavepoint, withTx, type TxCtx } from "../../platform/db/transactions.ts";
 import { appendHistory } from "./history.ts";
 import { buildReceipt } from "./receipts.ts";
 import { caseDetail, loadVisibleCase, operationFor, saveCase, type CaseDetailDto } from "./workflow.service.ts";
@@ -24,7 +23,7 @@ import type { DecideWorkflowCase } from "./workflow.schemas.ts";
 export type DecisionOutcome = { decided: CaseDetailDto } | { refused: AppError };
 
 export async function decideCase(ctx: RequestCtx, id: string, input: z.output<typeof DecideWorkflowCase>): Promise<DecisionOutcome> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadVisibleCase(ctx, id);
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "the maker of a workflow case cannot decide it");
     const op = operationFor(row);
@@ -39,7 +38,7 @@ export async function decideCase(ctx: RequestCtx, id: string, input: z.output<ty
       return { decided: await caseDetail(ctx, id) };
     }
 
-    const attempt = await inSavepoint(ctx, async (): Promise<ReceiptEntry[]> => {
+    const attempt = await tryInSavepoint(ctx, async (ctx): Promise<ReceiptEntry[]> => {
       const parsed = op.schema.safeParse(row.operation);
       if (!parsed.success) throw new AppError("state_conflict", `the stored ${row.type} operation no longer matches its schema`);
       await op.validate(ctx, parsed.data);
@@ -64,30 +63,12 @@ export async function decideCase(ctx: RequestCtx, id: string, input: z.output<ty
   });
 }
 
-let savepoints = 0;
-
-/**
- * Runs fn inside a savepoint of the open transaction. An AppError rolls back what fn
- * wrote (and the per-transaction bookkeeping and after-commit work it added) and is
- * returned; any other error propagates and fails the whole transaction.
- */
-async function inSavepoint<T>(ctx: RequestCtx, fn: () => Promise<T>): Promise<{ value: T } | { error: AppError }> {
-  const tx = writer(ctx);
-  const name = `workflow_apply_${++savepoints}`;
-  const scope = ctx.txScope ? new Map(ctx.txScope) : undefined;
-  const afterCommitCount = ctx.afterCommit?.length ?? 0;
-  await tx.run(sql.raw(`SAVEPOINT ${name}`));
+/** An AppError inside the savepoint rolls back what fn wrote and is returned; any other error fails the transaction. */
+async function tryInSavepoint<T>(ctx: TxCtx<RequestCtx>, fn: (ctx: TxCtx<RequestCtx>) => Promise<T>): Promise<{ value: T } | { error: AppError }> {
   try {
-    const value = await fn();
-    await tx.run(sql.raw(`RELEASE ${name}`));
-    return { value };
+    return { value: await inSavepoint(ctx, fn) };
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    await tx.run(sql.raw(`ROLLBACK TO ${name}`));
-    await tx.run(sql.raw(`RELEASE ${name}`));
-    // Bookkeeping made inside the savepoint (e.g. "items already given a new version") describes rolled-back writes.
-    if (scope) ctx.txScope = scope;
-    ctx.afterCommit?.splice(afterCommitCount);
-    return { error: err };
+    if (err instanceof AppError) return { error: err };
+    throw err;
   }
 }

@@ -114,7 +114,7 @@ export async function createCase(ctx: RequestCtx, input: z.output<typeof CreateW
   if (!ctx.capabilities.has(op.proposeCapability)) {
     throw new AppError("capability_denied", `capability ${op.proposeCapability} required to propose ${op.type}`);
   }
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await op.validate(ctx, input.operation);
     const row: CaseRow = {
       ...newRecordMeta(ctx),

@@ -56,7 +56,7 @@ export async function stageArtifactUpload(ctx: RequestCtx, projectId: string, re
 
 /** Second half, in the request's transaction: the record, `pending` (or `quarantined` when the bytes contradict the declared type). */
 export async function createArtifact(ctx: RequestCtx, projectId: string, staged: StagedArtifact) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     const { classification, planningRecordId } = staged.fields;
     if (planningRecordId) await requireRecord(ctx, projectId, COLLECTIONS, planningRecordId, "/body/planningRecordId");
@@ -97,7 +97,7 @@ async function loadVisible(ctx: RequestCtx, id: string): Promise<ArtifactRow> {
 
 /** GET /artifacts/{artifactId}/content: the decrypted bytes of a clean file (423 otherwise); the download is audited first. */
 export async function openArtifactContent(ctx: RequestCtx, id: string) {
-  const row = await withTx(ctx, async () => {
+  const row = await withTx(ctx, async (ctx) => {
     const r = await loadVisible(ctx, id);
     if (r.scanState !== "clean") throw new AppError("evidence_locked", `the artifact is ${r.scanState}; only a clean artifact can be read`);
     await recordAudit(ctx, { projectId: r.projectId, recordType: "artifact", recordId: r.id, action: "downloaded", data: { size: r.size } });
@@ -109,7 +109,7 @@ export async function openArtifactContent(ctx: RequestCtx, id: string) {
 
 /** POST /artifacts/{artifactId}/review: a reviewer other than the uploader clears or quarantines a pending file. */
 export async function reviewArtifact(ctx: RequestCtx, id: string, input: z.output<typeof ReviewArtifact>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await loadVisible(ctx, id);
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "you uploaded this file; another reviewer must decide it");
     const to = input.decision === "clean" ? ("clean" as const) : ("quarantined" as const);

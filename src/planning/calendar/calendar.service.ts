@@ -141,7 +141,7 @@ const digestOf = (deps: Deps, token: string) => hmacDigest(derivePurposeKey(deps
  * shown once, whose digest alone is stored. Issuing again revokes the previous one.
  */
 export async function issueCalendarFeed(ctx: RequestCtx, projectId: string, links: CalendarLinks) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "view");
     const revoked = await revokeActive(ctx, projectId);
     const token = randomBytes(32).toString("base64url");
@@ -165,7 +165,7 @@ async function revokeActive(ctx: RequestCtx, projectId: string): Promise<number>
 
 /** Revokes the caller's subscription URL for the project (404 when there is none). */
 export async function revokeCalendarFeed(ctx: RequestCtx, projectId: string): Promise<void> {
-  await withTx(ctx, async () => {
+  await withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "view");
     if ((await revokeActive(ctx, projectId)) === 0) throw notFound("calendar feed");
   });

@@ -197,7 +197,7 @@ const COMMANDS: Record<CanonicalCommandInput["command"], { type: CanonicalType; 
 export async function runCanonicalCommand(ctx: TenantCtx, scope: { projectId: string; eventId: string | null }, cmd: CanonicalCommandInput): Promise<CanonicalRecordDto> {
   const { type, update } = COMMANDS[cmd.command];
   const data = cmd.data as Record<string, unknown>;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     if (type !== "event" || update) {
       if (scope.eventId === null) throw new AppError("state_conflict", "the project is not linked to an event yet (POST …/link-event)");
     }

@@ -58,7 +58,7 @@ export async function getChangeSet(ctx: RequestCtx, projectId: string, id: strin
 }
 
 export async function createChangeSet(ctx: RequestCtx, projectId: string, input: z.output<typeof CreateChangeSet>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const project = await requireProjectAccess(ctx, projectId, "edit");
     if (project.eventId === null) throw new AppError("state_conflict", "the project is not linked to an event yet");
     for (const [i, op] of input.operations.entries()) {
@@ -87,7 +87,7 @@ export async function createChangeSet(ctx: RequestCtx, projectId: string, input:
 
 /** Approve or reject a submitted set; never by its author (403 maker_cannot_decide). */
 export async function reviewChangeSet(ctx: RequestCtx, projectId: string, id: string, input: z.output<typeof ReviewChangeSet>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "view");
     const row = await loadChangeSet(ctx, projectId, id);
     if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "the author of a change set cannot review it");
@@ -113,7 +113,7 @@ export type ApplyOutcome = { applied: true; changeSet: ChangeSetDto } | { applie
  * conflicting records: an outcome, not an exception, so that state commits.
  */
 export async function applyChangeSet(ctx: RequestCtx, projectId: string, id: string, input: z.output<typeof ApplyChangeSet>): Promise<ApplyOutcome> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const project = await requireProjectAccess(ctx, projectId, "view");
     const row = await loadChangeSet(ctx, projectId, id);
     assertVersion("change set", row, input.expectedVersion);

@@ -148,7 +148,7 @@ export async function createRecords(ctx: ScopeCtx, collection: CollectionName, p
   const def = DEFS[collection];
   const batch = "records" in input && Array.isArray(input.records);
   const list = batch ? (input as { records: Data[] }).records : [input as Data];
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const project = await requireProjectAccess(ctx, projectId, "edit");
     const scope = await checkScope(ctx, project);
     const created: RecordRow[] = [];
@@ -183,7 +183,7 @@ export async function createRecords(ctx: ScopeCtx, collection: CollectionName, p
  */
 export async function updateRecord(ctx: ScopeCtx, collection: CollectionName, projectId: string, id: string, input: Data & { expectedVersion: number }) {
   const def = DEFS[collection];
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { project, row } = await loadScopedRecord(ctx, projectId, collection, id, "edit");
     const { expectedVersion, state, [def.titleKey]: title, ...fields } = input;
     const data = dataOf(def, fields, row.data, ctx);

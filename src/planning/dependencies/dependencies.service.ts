@@ -52,7 +52,7 @@ export function pathBetween(edges: Array<{ fromId: string; toId: string }>, from
 }
 
 export async function createDependency(ctx: RequestCtx, projectId: string, input: z.output<typeof CreateDependency>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     await requireRecord(ctx, projectId, ["work"], input.fromId, "/body/fromId");
     await requireRecord(ctx, projectId, ["work"], input.toId, "/body/toId");
@@ -83,7 +83,7 @@ export async function createDependency(ctx: RequestCtx, projectId: string, input
 }
 
 export async function deleteDependency(ctx: RequestCtx, projectId: string, q: z.output<typeof DeleteDependencyQuery>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     const where = and(eq(planningDependencies.projectId, projectId), eq(planningDependencies.fromId, q.fromId), eq(planningDependencies.toId, q.toId));
     const row = (await writer(ctx).select().from(planningDependencies).where(where))[0];

@@ -108,7 +108,7 @@ async function writeAll(ctx: RequestCtx, projectId: string, records: Normalised[
 export async function previewImport(ctx: RequestCtx, projectId: string, input: Input) {
   const { records, errors } = normalise(input);
   if (errors.length === 0) {
-    await withTx(ctx, async () => {
+    await withTx(ctx, async (ctx) => {
       await requireProjectAccess(ctx, projectId, "edit");
       // The dry run: every write happens and is undone, so apply sees exactly these checks.
       await writer(ctx).run(sql`SAVEPOINT planning_import_preview`);
@@ -128,7 +128,7 @@ export async function previewImport(ctx: RequestCtx, projectId: string, input: I
 export async function applyImport(ctx: RequestCtx, projectId: string, input: Input): Promise<Result> {
   if (input.idempotencyKey === undefined) throw new AppError("validation_failed", "apply needs an idempotencyKey (UUID)", { errors: [{ path: "/body/idempotencyKey", message: "required when mode is apply" }] });
   const key = input.idempotencyKey;
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     const { records, errors } = normalise(input);
     if (errors.length > 0) throw new AppError("validation_failed", `${errors.length} field error(s); nothing was imported`, { errors });

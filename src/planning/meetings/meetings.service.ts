@@ -108,7 +108,7 @@ function assertOpenMeeting(meeting: RecordRow, what: string): void {
  * `position` (default: the end), moving later items down. Positions stay dense.
  */
 export async function addAgendaItems(ctx: RequestCtx, projectId: string, meetingId: string, input: z.output<typeof AddAgendaItems>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const members = await memberSet(ctx, projectId);
     input.items.forEach((item, i) => {
@@ -164,7 +164,7 @@ export async function addMinutesRevision(ctx: RequestCtx, projectId: string, mee
   if (state === "published" && !ctx.capabilities.has("planning_review")) {
     throw new AppError("capability_denied", "capability planning_review required to publish minutes");
   }
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const members = await memberSet(ctx, projectId);
     (input.actionItems ?? []).forEach((a, i) => {
@@ -242,7 +242,7 @@ export async function addMinutesRevision(ctx: RequestCtx, projectId: string, mee
  * again replaces its exception and raises its version.
  */
 export async function setOccurrence(ctx: RequestCtx, projectId: string, meetingId: string, input: z.output<typeof OccurrenceInput>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const rule = meeting.data.recurrence as string | null;
     if (!rule) throw new AppError("state_conflict", "the meeting does not recur; change the meeting itself");

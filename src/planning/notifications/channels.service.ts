@@ -132,7 +132,7 @@ export async function myReminderChannels(ctx: ScopeCtx, projectId: string) {
  * 409 with a safe code when the channel's state forbids it.
  */
 export async function runChannelAction(ctx: ScopeCtx, projectId: string, channel: PersonalChannel, action: ChannelAction, body: Body): Promise<ActionOutcome> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     // Any project state: a user may always unlink or opt out; sends check the project below.
     await requireProjectAccess(ctx, projectId, "view");
     if (!ACTIONS[channel].includes(action)) {

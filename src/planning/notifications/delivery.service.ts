@@ -105,7 +105,7 @@ export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
   for (const r of schedule) {
     const inWindow = !r.projectClosed && !r.terminal && r.dueAt !== null && r.dueAt > from && r.dueAt <= until;
     if (!inWindow && !withOpenRows.has(r.reminderId) && !((r.projectClosed || r.terminal) && withOpenAttempts.has(r.reminderId))) continue;
-    await withTx(ctx, async () => {
+    await withTx(ctx, async (ctx) => {
       if (r.projectClosed) {
         counts.cancelled += await cancelDeliveriesWhere(ctx, openOf(r.reminderId), "project_closed");
         return;
@@ -173,7 +173,7 @@ export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
 
 /** Due scheduled reminders get their first attempt (pending). Returns how many. */
 export async function dispatchDueReminders(ctx: TenantCtx, batch = BATCH): Promise<number> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const due = await db(ctx)
       .select()
       .from(planningReminderDeliveries)
@@ -259,12 +259,12 @@ export async function drainOutbox(ctx: TenantCtx, batch = BATCH): Promise<number
   for (const attempt of pending) {
     const p = await prepare(ctx, attempt);
     if (p.outcome) {
-      await withTx(ctx, () => moveAttempt(ctx, attempt.id, ["pending"], p.outcome!.state, p.outcome!.disposition));
+      await withTx(ctx, (ctx) => moveAttempt(ctx, attempt.id, ["pending"], p.outcome!.state, p.outcome!.disposition));
       changed++;
       continue;
     }
     if (p.sms) {
-      await withTx(ctx, async () => {
+      await withTx(ctx, async (ctx) => {
         // Re-checked inside the transaction: an opt-out that committed meanwhile wins.
         const still = (await db(ctx).select({ state: planningNotificationOutbox.state }).from(planningNotificationOutbox).where(eq(planningNotificationOutbox.id, attempt.id)))[0];
         if (still?.state !== "pending") return;
@@ -291,7 +291,7 @@ export async function drainOutbox(ctx: TenantCtx, batch = BATCH): Promise<number
     }
     // Network outside the write lock; the result is written only if the attempt is still pending.
     const out = await p.send!();
-    await withTx(ctx, async () => {
+    await withTx(ctx, async (ctx) => {
       const moved = out.ok
         ? await moveAttempt(ctx, attempt.id, ["pending"], "sent", "sent")
         : await moveAttempt(ctx, attempt.id, ["pending"], "failed", out.code);
@@ -378,7 +378,7 @@ async function followSmsJobs(ctx: TenantCtx, batch: number): Promise<number> {
     .orderBy(asc(planningNotificationOutbox.updatedAt))
     .limit(batch);
   let changed = 0;
-  for (const a of open) if (await withTx(ctx, () => syncSmsAttempt(ctx, a))) changed++;
+  for (const a of open) if (await withTx(ctx, (ctx) => syncSmsAttempt(ctx, a))) changed++;
   return changed;
 }
 
@@ -411,7 +411,7 @@ async function seesAllAttempts(ctx: ScopeCtx, projectId: string): Promise<boolea
  * or its binding changed; 409 retry_exhausted after MAX_ATTEMPTS.
  */
 export async function retryAttempt(ctx: ScopeCtx, projectId: string, outboxId: string) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const a = await loadVisibleAttempt(ctx, projectId, outboxId);
     if (a.state !== "failed") throw new AppError("state_conflict", `the attempt is ${a.state}; only a failed attempt can be retried`);
     const later = await db(ctx).select({ id: planningNotificationOutbox.id }).from(planningNotificationOutbox).where(eq(planningNotificationOutbox.retryOf, a.id));
@@ -440,7 +440,7 @@ export async function retryAttempt(ctx: ScopeCtx, projectId: string, outboxId: s
  * becomes cancelled. A terminal attempt is 409 (attempts stay immutable).
  */
 export async function reconcileAttempt(ctx: ScopeCtx, projectId: string, outboxId: string) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const a = await loadVisibleAttempt(ctx, projectId, outboxId);
     if (TERMINAL.includes(a.state)) throw new AppError("state_conflict", `the attempt is already ${a.state}; a finished attempt never changes`);
     if (a.smsJobId) await syncSmsAttempt(ctx, a);

@@ -49,7 +49,7 @@ function normaliseTarget(kind: DestinationKind, target: string): { value: string
 }
 
 export async function createDestination(ctx: ScopeCtx, projectId: string, input: z.output<typeof CreateDestination>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     const t = normaliseTarget(input.kind, input.target);
     const meta = newRecordMeta(ctx);
@@ -71,7 +71,7 @@ export async function createDestination(ctx: ScopeCtx, projectId: string, input:
 
 /** Sends a test message to the destination; the disposition is recorded on it (a failed test is still 200). */
 export async function testDestination(ctx: ScopeCtx, projectId: string, destinationId: string) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit", { anyState: true });
     const row = (await db(ctx).select().from(planningDestinations).where(eq(planningDestinations.id, destinationId)))[0];
     if (!row || row.projectId !== projectId) throw notFound("destination");

@@ -133,7 +133,7 @@ async function writeMembers(ctx: TenantCtx, projectId: string, members: Array<{ 
 
 export async function createProject(ctx: RequestCtx, input: z.output<typeof CreateProject>) {
   assertDates(input.startsOn, input.endsOn);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const listed = input.members ?? [];
     await assertPartnerMembers(ctx, listed, "/body/members");
     // The creator is always a lead, whatever the list says about them.
@@ -159,7 +159,7 @@ export async function createProject(ctx: RequestCtx, input: z.output<typeof Crea
 }
 
 export async function updateProject(ctx: RequestCtx, projectId: string, input: z.output<typeof UpdateProject>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await requireProjectAccess(ctx, projectId, input.members ? "lead" : "edit", { anyState: true });
     if (input.members) {
       await assertPartnerMembers(ctx, input.members, "/body/members");
@@ -191,7 +191,7 @@ export async function updateProject(ctx: RequestCtx, projectId: string, input: z
 
 /** Links the project to a canonical event, once and permanently. */
 export async function linkProjectEvent(ctx: RequestCtx, projectId: string, input: z.output<typeof LinkEvent>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = await requireProjectAccess(ctx, projectId, "edit");
     if (!(await eventExists(ctx, input.eventId))) throw invalid("/body/eventId", "unknown event");
     assertVersion("project", row, input.expectedVersion);

@@ -27,7 +27,7 @@ export const toResourceLinkDto = (r: LinkRow) => ({
 });
 
 export async function createResourceLink(ctx: RequestCtx, projectId: string, input: z.output<typeof CreateResourceLink>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const project = await requireProjectAccess(ctx, projectId, "edit");
     if (project.eventId === null) throw new AppError("state_conflict", "the project is not linked to an event yet");
     const resource = await findCanonical(ctx, input.resourceType, input.resourceId);
@@ -50,7 +50,7 @@ export async function createResourceLink(ctx: RequestCtx, projectId: string, inp
 }
 
 export async function deleteResourceLink(ctx: RequestCtx, projectId: string, q: z.output<typeof DeleteResourceLinkQuery>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
     const where = and(
       eq(planningResourceLinks.projectId, projectId),

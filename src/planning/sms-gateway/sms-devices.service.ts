@@ -81,7 +81,7 @@ export async function nativeTokenAction(ctx: RequestCtx, projectId: string, devi
   if (input.action === "revoke" && input.policy) throw new AppError("validation_failed", "revoke takes no policy", { errors: [{ path: "/body/policy", message: "not allowed with revoke" }] });
   const token = input.action === "revoke" ? null : newNativeToken();
   const digest = token === null ? null : nativeTokenDigest(ctx.deps, token);
-  const device = await withTx(ctx, async () => {
+  const device = await withTx(ctx, async (ctx) => {
     const q = writer(ctx);
     const existing = (await q.select().from(smsGatewayDevices).where(eq(smsGatewayDevices.id, deviceId)))[0];
     if (existing && existing.projectId !== projectId) throw notFound("SMS gateway device");
@@ -211,7 +211,7 @@ export async function devicePreflight(ctx: RequestCtx, deviceId: string) {
  * waiting for a device (blocked_device_required) go back to `pending`.
  */
 export async function deviceHeartbeat(ctx: RequestCtx, deviceId: string, input: z.output<typeof Heartbeat>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const device = await requireCallingDevice(ctx, deviceId);
     const next: DeviceRow = {
       ...device,
@@ -269,7 +269,7 @@ async function segmentsSince(ctx: TenantCtx, since: string, deviceId?: string): 
  */
 export async function leaseJobs(ctx: RequestCtx, deviceId: string, input: z.output<typeof LeaseRequest>) {
   const max = Math.min(input.max ?? 5, MAX_JOBS_PER_LEASE);
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const device = await requireCallingDevice(ctx, deviceId);
     const q = writer(ctx);
     // Real lease expiry, even between sweeps: unconfirmed leases past their time go back first.
@@ -428,7 +428,7 @@ async function loadAttempt(ctx: TenantCtx, jobId: string, deviceId: string, leas
  * answers the same.
  */
 export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: string, input: z.output<typeof Recheck>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireCallingDevice(ctx, deviceId);
     let job = await loadJob(ctx, jobId);
     const attempt = await loadAttempt(ctx, jobId, deviceId, input.leaseId);
@@ -466,7 +466,7 @@ export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: strin
  * final (the message may have reached the network: never sent twice).
  */
 export async function recordReceipt(ctx: RequestCtx, deviceId: string, jobId: string, input: z.output<typeof Receipt>) {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     await requireCallingDevice(ctx, deviceId);
     let job = await loadJob(ctx, jobId);
     let attempt = await loadAttempt(ctx, jobId, deviceId, input.leaseId);

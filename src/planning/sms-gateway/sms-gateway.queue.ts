@@ -86,21 +86,21 @@ export async function sweepSmsQueue(ctx: TenantCtx, opts: { batch?: number; sign
   const batch = opts.batch ?? SWEEP_BATCH;
   const counts: SweepCounts = { leasesRequeued: 0, unconfirmed: 0, retriesDue: 0, expired: 0 };
   const windowStart = addSeconds(ctx.nowIso, -DELIVERY_WINDOW_SECONDS);
-  const passes: Array<{ key: keyof SweepCounts; select: () => Promise<SmsJobRow[]>; apply: (job: SmsJobRow) => Promise<unknown> }> = [
+  const passes: Array<{ key: keyof SweepCounts; select: (ctx: TenantCtx) => Promise<SmsJobRow[]>; apply: (ctx: TenantCtx, job: SmsJobRow) => Promise<unknown> }> = [
     {
       key: "leasesRequeued",
-      select: () =>
+      select: (ctx) =>
         db(ctx)
           .select()
           .from(smsGatewayJobs)
           .where(and(eq(smsGatewayJobs.state, "leased"), isNull(smsGatewayJobs.leaseConfirmedAt), lte(smsGatewayJobs.leaseExpiresAt, ctx.nowIso)))
           .orderBy(asc(smsGatewayJobs.leaseExpiresAt))
           .limit(batch),
-      apply: (job) => endExpiredLease(ctx, job),
+      apply: (ctx, job) => endExpiredLease(ctx, job),
     },
     {
       key: "unconfirmed",
-      select: () =>
+      select: (ctx) =>
         db(ctx)
           .select()
           .from(smsGatewayJobs)
@@ -111,7 +111,7 @@ export async function sweepSmsQueue(ctx: TenantCtx, opts: { batch?: number; sign
             ),
           )
           .limit(batch),
-      apply: async (job) => {
+      apply: async (ctx, job) => {
         await writer(ctx)
           .update(smsGatewayAttempts)
           .set({ outcome: "sent_unconfirmed", updatedAt: ctx.nowIso })
@@ -122,30 +122,30 @@ export async function sweepSmsQueue(ctx: TenantCtx, opts: { batch?: number; sign
     },
     {
       key: "retriesDue",
-      select: () =>
+      select: (ctx) =>
         db(ctx)
           .select()
           .from(smsGatewayJobs)
           .where(and(eq(smsGatewayJobs.state, "retry_wait"), lte(smsGatewayJobs.nextAttemptAt, ctx.nowIso)))
           .limit(batch),
-      apply: (job) => (job.expiresAt <= ctx.nowIso ? moveJob(ctx, job, "expired", "job_expired") : moveJob(ctx, job, "pending", "retry_due", { nextAttemptAt: null })),
+      apply: (ctx, job) => (job.expiresAt <= ctx.nowIso ? moveJob(ctx, job, "expired", "job_expired") : moveJob(ctx, job, "pending", "retry_due", { nextAttemptAt: null })),
     },
     {
       key: "expired",
-      select: () =>
+      select: (ctx) =>
         db(ctx)
           .select()
           .from(smsGatewayJobs)
           .where(and(inArray(smsGatewayJobs.state, [...QUEUED_STATES]), lte(smsGatewayJobs.expiresAt, ctx.nowIso)))
           .limit(batch),
-      apply: (job) => moveJob(ctx, job, "expired", "job_expired"),
+      apply: (ctx, job) => moveJob(ctx, job, "expired", "job_expired"),
     },
   ];
   for (const pass of passes) {
     for (;;) {
-      const n = await withTx(ctx, async () => {
-        const rows = await pass.select();
-        for (const job of rows) await pass.apply(job);
+      const n = await withTx(ctx, async (ctx) => {
+        const rows = await pass.select(ctx);
+        for (const job of rows) await pass.apply(ctx, job);
         return rows.length;
       });
       counts[pass.key] += n;

@@ -91,7 +91,7 @@ export async function enqueueSms(ctx: TenantCtx, job: SmsJobInput): Promise<{ jo
     expiresAt = new Date(t).toISOString();
   }
 
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const q = writer(ctx);
     const existing = (await q.select().from(smsGatewayJobs).where(eq(smsGatewayJobs.logicalKey, job.logicalKey)))[0];
     if (existing) return { jobId: existing.id, state: existing.state };
@@ -190,7 +190,7 @@ async function hasActiveDevice(ctx: TenantCtx): Promise<boolean> {
  */
 export async function cancelSms(ctx: TenantCtx, jobId: string, reason: string): Promise<{ jobId: string; state: SmsJobState }> {
   const code = REASON_RE.test(reason) ? reason : "cancelled";
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const job = (await writer(ctx).select().from(smsGatewayJobs).where(eq(smsGatewayJobs.id, jobId)))[0];
     if (!job) throw notFound("SMS job");
     if (FINAL_STATES.has(job.state)) return { jobId, state: job.state };

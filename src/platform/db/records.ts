@@ -88,9 +88,9 @@ export async function recordExists(ctx: TenantCtx, table: ArchivableTable, id: s
 
 export interface UpdateChecks<R> {
   /** 400s of the change (referenced ids, field rules): they come before the version check. */
-  validate?(row: R, change: Partial<R>): Promise<void> | void;
+  validate?(ctx: TenantCtx, row: R, change: Partial<R>): Promise<void> | void;
   /** 409s of a real change (uniqueness, state rules): after the version check, not run for a no-op. */
-  rules?(row: R, change: Partial<R>): Promise<void> | void;
+  rules?(ctx: TenantCtx, row: R, change: Partial<R>): Promise<void> | void;
 }
 
 /**
@@ -106,14 +106,14 @@ export async function updateVersioned<T extends RecordTable, R extends T["$infer
   input: { expectedVersion: number } & Partial<R>,
   checks: UpdateChecks<R> = {},
 ): Promise<R> {
-  return withTx(ctx, async () => {
+  return withTx(ctx, async (ctx) => {
     const row = (await loadOr404(writer(ctx), table, id, what)) as R;
     const { expectedVersion, ...fields } = input;
     const change = changesOf(row, fields as unknown as Partial<R>);
-    await checks.validate?.(row, change);
+    await checks.validate?.(ctx, row, change);
     assertVersion(what, row, expectedVersion);
     if (Object.keys(change).length === 0) return row;
-    await checks.rules?.(row, change);
+    await checks.rules?.(ctx, row, change);
     return saveVersion(writer(ctx), table, row, change, ctx.nowIso);
   });
 }

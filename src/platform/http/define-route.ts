@@ -219,14 +219,14 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       const params = parsePart(route.params, c.req.param(), "params");
       const query = parsePart(fullQuery, rawQuery, "query");
       const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : undefined;
-      const ctx = { deps, requestId, now, nowIso: now.toISOString(), claims } as unknown as RequestCtx;
+      const ctx = Object.freeze({ deps, requestId, now, nowIso: now.toISOString(), claims }) as unknown as RequestCtx;
       return render(c, await route.handler(ctx, { params, query, body, staged: undefined }, c));
     }
 
     const partnerId = rawQuery.partnerId as string;
     const member = await resolveMember(deps, partnerId, claims.sub, now);
     try {
-      const ctx: RequestCtx = {
+      const ctx: RequestCtx = Object.freeze({
         deps,
         requestId,
         now,
@@ -238,7 +238,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         role: member.role,
         membershipId: member.membershipId,
         capabilities: member.capabilities,
-      };
+      });
       deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
       if (route.capability && !ctx.capabilities.has(route.capability)) {
         throw new AppError("capability_denied", `capability ${route.capability} required`);
@@ -268,7 +268,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
           result = await runIdempotent(
             ctx,
             { key, method: route.method.toUpperCase(), template, path: c.req.path, query: rawQuery, body: staged ? staged.fingerprint : body },
-            () => route.handler(ctx, input, c),
+            (txCtx) => route.handler(txCtx, input, c),
           );
         } catch (err) {
           await staged?.discard();
@@ -320,7 +320,7 @@ async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: s
       : parsePart(undefined, await readJsonBody(c, true), "body");
   const tenant = await deps.tenancy.acquire(device.partnerId);
   try {
-    const ctx = {
+    const ctx = Object.freeze({
       deps,
       requestId,
       now,
@@ -330,7 +330,7 @@ async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: s
       tenant,
       capabilities: new Set(),
       device,
-    } as unknown as RequestCtx;
+    }) as unknown as RequestCtx;
     return await route.handler(ctx, { params, query, body, staged: undefined }, c);
   } finally {
     deps.tenancy.release(tenant);

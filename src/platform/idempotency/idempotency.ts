@@ -7,7 +7,7 @@ import { AppError } from "../errors/app-error.ts";
 import { LockTimeoutError } from "../tenancy/write-lock.ts";
 import type { RequestCtx } from "../http/context.ts";
 import type { TenantCtx } from "../tenancy/tenant-context.ts";
-import { inOwnTx, writer, type Querier } from "../db/transactions.ts";
+import { inOwnTx, writer, type Querier, type TxCtx } from "../db/transactions.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
 import { insertRow, preparedFor } from "../db/prepared.ts";
@@ -69,7 +69,7 @@ const inFlight = new Map<string, number>();
 export async function runIdempotent(
   ctx: RequestCtx,
   req: IdempotentRequest,
-  run: () => Promise<StoredOutcome>,
+  run: (txCtx: TxCtx<RequestCtx>) => Promise<StoredOutcome>,
 ): Promise<{ result: StoredOutcome; replayed: boolean }> {
   const fingerprint = createHash("sha256")
     .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
@@ -80,7 +80,7 @@ export async function runIdempotent(
   const duplicate = inFlight.has(scope);
   inFlight.set(scope, (inFlight.get(scope) ?? 0) + 1);
   try {
-    return await inOwnTx(ctx, async () => {
+    return await inOwnTx(ctx, async (ctx) => {
       const tx = writer(ctx);
       const existing = (await findKey(tx).all(keyOf))[0];
       if (existing) {
@@ -92,7 +92,7 @@ export async function runIdempotent(
           result: { status: existing.status, body: existing.body === "" ? undefined : JSON.parse(existing.body), headers: existing.headers },
         };
       }
-      const result = await run();
+      const result = await run(ctx);
       if (result.status >= 200 && result.status < 300) {
         await insertRow(tx, idempotencyKeys, {
           ...keyOf,

@@ -20,17 +20,27 @@ export interface TenantCtx {
   actorId: string;
   partnerId: string;
   tenant: TenantHandle;
-  /** The open write transaction (set by withTx / inOwnTx); the only channel services reach it by. */
-  tx?: TenantTx;
-  /** Work to do once the open transaction has committed (dropped if it rolls back). */
-  afterCommit?: Array<() => void>;
-  /** State that lives exactly as long as the open transaction (see txScoped in platform/db/transactions.ts). */
-  txScope?: Map<symbol, unknown>;
+  /**
+   * The open write transaction, present only on the derived context withTx hands
+   * its callback (platform/db/transactions.ts); never set on a context in place.
+   */
+  readonly tx?: OpenTx;
+}
+
+/** A write transaction while it is open, as a context carries it. */
+export interface OpenTx {
+  readonly q: TenantTx;
+  /** False once the transaction committed or rolled back: a context kept past it cannot write. */
+  open: boolean;
+  /** Work to do once the transaction has committed (dropped if it rolls back). */
+  readonly afterCommit: Array<() => void>;
+  /** State that lives exactly as long as the transaction (see txScoped). */
+  readonly scope: Map<symbol, unknown>;
 }
 
 /** A job run's context for one partner: acts as `system`, at the run's start time. */
 export function systemContext(deps: Deps, tenant: TenantHandle, partnerId: string, runId: string, now: Date): TenantCtx {
-  return { deps, requestId: runId, now, nowIso: now.toISOString(), actorId: SYSTEM_ACTOR, partnerId, tenant };
+  return Object.freeze({ deps, requestId: runId, now, nowIso: now.toISOString(), actorId: SYSTEM_ACTOR, partnerId, tenant });
 }
 
 /** The server-derived fields of a record this context creates (contract §5): id, version 1, times, author. */
