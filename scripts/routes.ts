@@ -3,6 +3,7 @@
 import { relative, join } from "node:path";
 import { allRoutes } from "../src/routes.ts";
 import { fullPath } from "../src/app.ts";
+import { routeCapabilities } from "../src/platform/http/define-route.ts";
 import { CliError, CliText, parseCli, runCli } from "./cli.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -12,7 +13,8 @@ const rows = () =>
     method: r.method.toUpperCase(),
     path: fullPath(r),
     operationId: r.operationId,
-    capability: r.capability ?? null,
+    // Several: any one of them passes the route's check.
+    capability: routeCapabilities(r).join(" | ") || null,
     auth: r.auth,
     file: relative(ROOT, r.file),
   }));

@@ -28,6 +28,10 @@ await runCli(async (cli) => {
   const ttlSeconds = parseIntArg("ttl-seconds", values["ttl-seconds"], 1) ?? 3600;
 
   const config = cli.config();
+  // The server refuses a token living longer than this, so minting one would only mislead.
+  if (ttlSeconds > config.jwt.maxLifetimeSeconds) {
+    throw new CliError(`--ttl-seconds must be at most ${config.jwt.maxLifetimeSeconds} (DASHBOARD_JWT_MAX_LIFETIME_SECONDS): the server refuses tokens that live longer`);
+  }
   if (!config.jwt.secret) {
     throw new CliError("no DASHBOARD_JWT_SECRET: only DASHBOARD_JWKS_URL is configured, and tokens of that identity provider cannot be minted here");
   }

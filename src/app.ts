@@ -28,7 +28,20 @@ function honoPath(openApiPath: string): string {
 function problemResponse(c: Context, err: AppError): Response {
   const headers = new Headers({ "content-type": "application/problem+json" });
   for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
+  if (err.status === 401) headers.set("WWW-Authenticate", bearerChallenge(c.req.header("authorization"), err.message));
   return new Response(JSON.stringify(problemBody(err, (c.get("requestId") as string) ?? "")), { status: err.status, headers });
+}
+
+/**
+ * RFC 6750 §3: every 401 (session, device and scheduler routes) names the Bearer scheme;
+ * when a bearer token was sent and refused it adds `error="invalid_token"` and the reason.
+ * No token, or another scheme, gets no error code (§3.1).
+ */
+export function bearerChallenge(authorization: string | undefined, reason: string): string {
+  if (!/^bearer[ \t]+\S/i.test(authorization ?? "")) return 'Bearer realm="api"';
+  // A quoted-string of the characters §3 allows: no quote or backslash.
+  const description = reason.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "");
+  return `Bearer realm="api", error="invalid_token", error_description="${description}"`;
 }
 
 export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
@@ -83,7 +96,7 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
       cors({
         origin: deps.config.corsOrigins,
         allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"],
-        exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After"],
+        exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After", "WWW-Authenticate"],
         allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
         maxAge: 600,
       }),

@@ -3,7 +3,7 @@
 // types live in the platform (src/platform/deps.ts); this file wires them.
 export { systemClock, type Clock, type Deps } from "./platform/deps.ts";
 import type { Config } from "./env.ts";
-import { systemClock, type Deps } from "./platform/deps.ts";
+import { systemClock, systemResolveHost, type Deps } from "./platform/deps.ts";
 import { Tenancy } from "./platform/tenancy/tenancy.ts";
 import { TokenVerifier } from "./platform/auth/token.ts";
 import { derivePurposeKey } from "./platform/crypto/keys.ts";
@@ -39,6 +39,7 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
       }),
     log: overrides.log ?? createLogger(config.logLevel),
     fetch: overrides.fetch ?? fetch,
+    resolveHost: overrides.resolveHost ?? systemResolveHost,
     rateLimiter: overrides.rateLimiter ?? new RateLimiter(config.rateLimitPerMinute),
   };
 }

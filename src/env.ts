@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   DASHBOARD_JWKS_URL: z.string().url().optional(),
   DASHBOARD_JWT_ISSUER: z.string().optional(),
   DASHBOARD_JWT_AUDIENCE: z.string().optional(),
+  DASHBOARD_JWT_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(1).default(86_400),
   DATA_KEK: z.string().optional(),
   AMS_WEBHOOK_ENCRYPTION_KEY: z.string().optional(),
   CONTENT_STORE: z.string().optional(),
@@ -41,6 +42,7 @@ const EnvSchema = z.object({
   ALERT_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(30),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   CORS_ORIGINS: z.string().optional(),
+  PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
@@ -55,6 +57,27 @@ function devSecretFile(path: string, make: () => string): string {
   return value;
 }
 
+/**
+ * The origin (and optional path prefix) clients reach the service at, for absolute
+ * links such as calendar feed URLs; never taken from a request's Host header.
+ * Outside production it defaults to `http://localhost:{PORT}` (none for PORT=0: the
+ * port is not known yet); in production it has no default (features that need it
+ * refuse) and must be https.
+ */
+function publicBaseUrlOf(value: string | undefined, production: boolean, port: number): string | undefined {
+  if (value === undefined || value.trim() === "") return production || port === 0 ? undefined : `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError("PUBLIC_BASE_URL must be an absolute URL such as https://plan.example.com");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError("PUBLIC_BASE_URL must be an http(s) URL");
+  if (production && url.protocol !== "https:") throw new ConfigError("PUBLIC_BASE_URL must be https in production (feed URLs carry a credential)");
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError("PUBLIC_BASE_URL takes no credentials, query or fragment");
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
@@ -65,7 +88,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const production = env.NODE_ENV === "production";
   const tenantsDir = resolve(env.TENANTS_DIR);
   // The registry and development key files live here even when partners are remote.
-  mkdirSync(tenantsDir, { recursive: true });
+  mkdirSync(tenantsDir, { recursive: true, mode: 0o700 });
 
   let secret = env.DASHBOARD_JWT_SECRET;
   if (!secret && !env.DASHBOARD_JWKS_URL) {
@@ -91,7 +114,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tenantDbAuthToken: env.TENANT_DB_AUTH_TOKEN,
     tenantCacheSize: env.TENANT_CACHE_SIZE,
     writeLockTimeoutMs: env.WRITE_LOCK_TIMEOUT_MS,
-    jwt: { secret, jwksUrl: env.DASHBOARD_JWKS_URL, issuer: env.DASHBOARD_JWT_ISSUER, audience: env.DASHBOARD_JWT_AUDIENCE },
+    jwt: {
+      secret,
+      jwksUrl: env.DASHBOARD_JWKS_URL,
+      issuer: env.DASHBOARD_JWT_ISSUER,
+      audience: env.DASHBOARD_JWT_AUDIENCE,
+      maxLifetimeSeconds: env.DASHBOARD_JWT_MAX_LIFETIME_SECONDS,
+    },
     dataKek,
     webhookEncryptionKey: env.AMS_WEBHOOK_ENCRYPTION_KEY,
     contentStore: env.CONTENT_STORE ?? `file:${tenantsDir}/.blobs`,
@@ -112,6 +141,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     alertHorizonDays: env.ALERT_HORIZON_DAYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL, production, env.PORT),
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -1,7 +1,7 @@
 // Every test file gets its own TENANTS_DIR, deps and app; nothing is shared.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../src/env.ts";
 import { createDeps, type Deps, type Clock } from "../src/deps.ts";
@@ -13,6 +13,8 @@ import { startHranaServer, type HranaServer } from "./fakes/hrana-server.ts";
 import { allRoutes } from "../src/routes.ts";
 import { routePattern } from "../src/app.ts";
 import type { AnyRoute } from "../src/platform/http/define-route.ts";
+import { createLogger, type Logger } from "../src/platform/log.ts";
+import { SecretLedger, callerTestFile, describeFindings, unclosedEnvs } from "./secret-scan.ts";
 
 /** Route templates as regular expressions, static paths first (they win over `{id}`). */
 const ROUTE_TABLE = [...allRoutes]
@@ -60,6 +62,16 @@ export interface TestEnv {
   token(userId: string, opts?: MintOptions): Promise<string>;
   /** A request through app.fetch with JSON in and out. */
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  /**
+   * Secrets that passed through this env (tokens it minted, one-time secrets its
+   * answers showed, numbers and codes tests sent); add more with `secrets.add`.
+   * close() fails when one of them, or a generic secret format, is in a file under
+   * `dir` or in a log line (test/secret-scan.ts).
+   */
+  secrets: SecretLedger;
+  /** Every log line of this env, captured at debug level (printed only when LOG_LEVEL asks). */
+  logLines: string[];
+  /** Scans for secrets (databases open, then closed), closes everything and removes `dir`; throws on a finding. */
   close(): void;
 }
 
@@ -99,7 +111,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     remote.TENANT_DB_URL = server.template;
     remote.TENANT_DB_AUTH_TOKEN = authToken;
   }
-  const config = loadConfig({
+  const vars: Record<string, string> = {
     TENANTS_DIR: dir,
     DASHBOARD_JWT_SECRET: TEST_SECRET,
     DATA_KEK: randomBytes(32).toString("base64"),
@@ -108,8 +120,26 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     LOG_LEVEL: "silent",
     ...remote,
     ...env,
-  });
-  const deps = await createDeps(config, overrides);
+  };
+  const config = loadConfig(vars);
+  // Every line is captured at debug level for the scan; it is printed only when LOG_LEVEL asks.
+  const logLines: string[] = [];
+  const capture = createLogger("debug", { write: (line) => void logLines.push(line) });
+  const shown = config.logLevel === "silent" ? undefined : createLogger(config.logLevel);
+  const forward = [capture, overrides.log, shown].filter((l): l is Logger => l !== undefined);
+  const log: Logger = {
+    debug: (m, f) => forward.forEach((l) => l.debug(m, f)),
+    info: (m, f) => forward.forEach((l) => l.info(m, f)),
+    warn: (m, f) => forward.forEach((l) => l.warn(m, f)),
+    error: (m, f) => forward.forEach((l) => l.error(m, f)),
+  };
+  const secrets = new SecretLedger();
+  for (const name of ["DATA_KEK", "DASHBOARD_JWT_SECRET", "AMS_WEBHOOK_ENCRYPTION_KEY", "SCHEDULER_SECRET", "MESSENGER_A_BOT_TOKEN", "MESSENGER_B_BOT_TOKEN", "S3_SECRET_ACCESS_KEY", "TENANT_DB_AUTH_TOKEN"]) {
+    secrets.add("configured secret", vars[name]);
+  }
+  if (vars.SMTP_URL) secrets.add("configured secret", decodeURIComponent(new URL(vars.SMTP_URL).password));
+  const testFile = callerTestFile();
+  const deps = await createDeps(config, { ...overrides, log });
   const app = createApp(deps);
   let n = 0;
   const te: TestEnv = {
@@ -123,7 +153,13 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     async member(partnerId, userId, role, displayName) {
       await upsertMember(deps, { partnerId, userId, role, displayName });
     },
-    token: (userId, opts) => mintToken(TEST_SECRET, userId, { now: deps.clock.now(), ...opts }),
+    secrets,
+    logLines,
+    async token(userId, opts) {
+      const token = await mintToken(TEST_SECRET, userId, { now: deps.clock.now(), ...opts });
+      secrets.add("bearer token", token);
+      return token;
+    },
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -144,13 +180,23 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
         /* non-JSON bodies stay text */
       }
       if ((res.headers.get("content-type") ?? "").startsWith("application/json")) assertDeclaredResponse(method, path, res.status, parsed);
+      secrets.collectCall(routeOf(method, path)?.operationId, path, opts.body, { body: parsed, headers: res.headers });
       return { status: res.status, headers: res.headers, body: parsed };
     },
     close() {
+      unclosedEnvs.delete(te);
+      // Databases open (WAL and journal present), then closed (checkpointed); a TENANTS_DIR or
+      // content store the test put elsewhere (another env's) is scanned too.
+      const places = [...new Set([dir, resolve(config.tenantsDir), config.contentStore.startsWith("file:") ? resolve(config.contentStore.slice(5)) : dir])];
+      const roots = places.filter((p) => !places.some((o) => p.startsWith(o + sep)));
+      const found = secrets.scan(roots, logLines, "databases open");
       deps.tenancy.close();
+      found.push(...secrets.scan(roots, logLines, "databases closed"));
       void server?.stop();
       rmSync(dir, { recursive: true, force: true });
+      if (found.length > 0) throw new Error(describeFindings(testFile, found));
     },
   };
+  unclosedEnvs.add(te);
   return te;
 }

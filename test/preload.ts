@@ -5,3 +5,8 @@ process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
 // Inside a withTx callback, a read through a context that lacks the transaction is a bug (a captured outer context).
 import { checkTransactionUse } from "../src/platform/db/transactions.ts";
 checkTransactionUse();
+
+// An env its test file never closed is closed (and so scanned for secrets at rest) after the last file.
+import { afterAll } from "bun:test";
+import { closeUnclosedEnvs } from "./secret-scan.ts";
+afterAll(closeUnclosedEnvs);

@@ -8,7 +8,8 @@ export interface Config {
   tenantDbAuthToken?: string;
   tenantCacheSize: number;
   writeLockTimeoutMs: number;
-  jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string };
+  /** Dashboard tokens; `maxLifetimeSeconds` bounds exp − iat (longer-lived tokens are 401). */
+  jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string; maxLifetimeSeconds: number };
   dataKek: Uint8Array;
   webhookEncryptionKey?: string;
   contentStore: string;
@@ -27,5 +28,7 @@ export interface Config {
   alertHorizonDays: number;
   rateLimitPerMinute: number;
   corsOrigins: string[];
+  /** Origin (and path prefix) of the service as clients reach it, for absolute links; unset in production without PUBLIC_BASE_URL. */
+  publicBaseUrl?: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
 }

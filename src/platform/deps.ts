@@ -6,6 +6,7 @@ import type { TokenVerifier } from "./auth/token.ts";
 import type { ContentStore } from "./blobs/content-store.ts";
 import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { Logger } from "./log.ts";
+import { lookup } from "node:dns/promises";
 
 export interface Clock {
   now(): Date;
@@ -21,8 +22,15 @@ export interface Deps {
   contentStore: ContentStore;
   log: Logger;
   fetch: typeof fetch;
+  /** A host name's addresses (webhooks check them, then connect to one without resolving again); tests script the answers. */
+  resolveHost: HostResolver;
   rateLimiter: RateLimiter;
 }
+
+export type HostResolver = (host: string) => Promise<string[]>;
+
+/** Every address of a name, in the system resolver's order (`node:dns` lookup, all, verbatim). */
+export const systemResolveHost: HostResolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export const systemClock: Clock = { now: () => new Date() };
 

@@ -9,11 +9,17 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: LogLevel): Logger {
+export interface LoggerOptions {
+  /** Where each JSON line goes (default: stderr). Tests capture lines in memory with it. */
+  write?: (line: string) => void;
+}
+
+export function createLogger(level: LogLevel, opts: LoggerOptions = {}): Logger {
   const min = ORDER[level];
+  const write = opts.write ?? ((line: string) => void process.stderr.write(line + "\n"));
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...fields }) + "\n");
+    write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...fields }));
   };
   return {
     debug: (m, f) => emit("debug", m, f),

@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   timestamp: string;
   signature: string;
   contentType: string;
+  /** The Host header as received (the URL's host even when the service connected to a pinned address). */
+  host: string;
   body: string;
   json: Record<string, any>;
 }
@@ -18,6 +20,8 @@ export type Answer = number | { status: number; headers?: Record<string, string>
 
 export interface Receiver {
   url: string;
+  /** The port it listens on (a test building its own URL, with a name instead of the address). */
+  port: number;
   received: ReceivedRequest[];
   /** Answers for the next requests, in order; once used up, `fallback` answers. */
   script: Answer[];
@@ -25,17 +29,39 @@ export interface Receiver {
   stop(): void;
 }
 
-export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path?: string; delayMs?: () => number } = {}): Receiver {
+export interface ReceiverTls {
+  cert: string;
+  key: string;
+  /** Presented only to a client that sends this name as SNI; the first identity without one is the default. */
+  serverName?: string;
+}
+
+export function startReceiver(
+  opts: {
+    script?: Answer[];
+    fallback?: Answer;
+    path?: string;
+    delayMs?: () => number;
+    /** The loopback address to listen on (default 127.0.0.1); 127.0.0.2 plays a second host. */
+    hostname?: string;
+    /** A fixed port (default: any free one), e.g. the port of another receiver on another loopback address. */
+    port?: number;
+    /** Serve https with these identities (chosen by SNI). */
+    tls?: ReceiverTls[];
+  } = {},
+): Receiver {
   const r: Receiver = {
     url: "",
+    port: 0,
     received: [],
     script: [...(opts.script ?? [])],
     fallback: opts.fallback ?? 200,
     stop: () => server.stop(true),
   };
   const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
+    port: opts.port ?? 0,
+    hostname: opts.hostname ?? "127.0.0.1",
+    ...(opts.tls ? { tls: opts.tls } : {}),
     async fetch(req) {
       const body = await req.text();
       // A receiver that takes its time (jitter) lets concurrent deliveries interleave.
@@ -47,6 +73,7 @@ export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path
         timestamp: req.headers.get("x-svc-ams-timestamp") ?? "",
         signature: req.headers.get("x-svc-ams-signature") ?? "",
         contentType: req.headers.get("content-type") ?? "",
+        host: req.headers.get("host") ?? "",
         body,
         json: JSON.parse(body),
       });
@@ -55,7 +82,8 @@ export function startReceiver(opts: { script?: Answer[]; fallback?: Answer; path
       return new Response(status === 204 ? null : "ok", { status, headers });
     },
   });
-  r.url = `http://127.0.0.1:${server.port}${opts.path ?? "/hooks"}`;
+  r.port = server.port!;
+  r.url = `${opts.tls ? "https" : "http"}://${opts.hostname ?? "127.0.0.1"}:${server.port}${opts.path ?? "/hooks"}`;
   return r;
 }
 
@@ -65,4 +93,31 @@ export function verifySignature(secret: string, req: ReceivedRequest): boolean {
   const expected = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${req.timestamp}.${req.deliveryId}.${req.body}`).digest();
   const given = Buffer.from(req.signature.slice(3), "hex");
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A DNS stand-in for `deps.resolveHost`: each name answers from its script of
+ * answers in order (the last one repeats); an unknown name does not resolve. Every
+ * question is recorded, so a test sees how often a name was resolved.
+ */
+export interface ScriptedResolver {
+  resolve: (host: string) => Promise<string[]>;
+  /** Sets a name's answers from now on. */
+  answer(host: string, ...answers: string[][]): void;
+  asked: string[];
+}
+
+export function scriptedResolver(initial: Record<string, string[]> = {}): ScriptedResolver {
+  const scripts = new Map<string, string[][]>(Object.entries(initial).map(([h, a]) => [h, [a]]));
+  const r: ScriptedResolver = {
+    asked: [],
+    answer: (host, ...answers) => void scripts.set(host, answers),
+    resolve: async (host) => {
+      r.asked.push(host);
+      const script = scripts.get(host);
+      if (!script || script.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+      return script.length > 1 ? script.shift()! : script[0]!;
+    },
+  };
+  return r;
 }

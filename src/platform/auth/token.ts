@@ -19,12 +19,16 @@ export interface TokenVerifierOptions {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** Longest accepted exp − iat, in seconds (default DEFAULT_MAX_TOKEN_LIFETIME_SECONDS). */
+  maxLifetimeSeconds?: number;
 }
 
 const STEP_UP_METHODS = new Set(["passkey", "mfa", "otp"]);
 export const STEP_UP_MAX_AGE_SECONDS = 900;
 /** Tolerated difference between the identity provider's clock and ours. */
 export const CLOCK_SKEW_SECONDS = 60;
+/** Default of DASHBOARD_JWT_MAX_LIFETIME_SECONDS: a stolen token is worth at most a day. */
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 
 /** Contract §4: aal2, a strong method in amr, and authenticated within 15 minutes. */
 export function hasRecentStepUp(claims: Claims, nowSeconds: number): boolean {
@@ -104,6 +108,11 @@ export class TokenVerifier {
     const claims = toClaims(payload);
     // An authentication time in the future would pass step-up for the token's whole life.
     if (claims.authTime > nowSeconds + CLOCK_SKEW_SECONDS) throw new AppError("unauthenticated", "auth_time is in the future");
+    // A long-lived token is a long-lived theft. iat in the future would let a short
+    // exp − iat hide a long life (jose checks iat only with maxTokenAge).
+    const maxLifetime = this.#opts.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+    if (claims.exp - claims.iat > maxLifetime) throw new AppError("unauthenticated", `token lifetime (exp - iat) exceeds ${maxLifetime} seconds`);
+    if (claims.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new AppError("unauthenticated", "token issued in the future (iat)");
     if (this.#cache.size >= TokenVerifier.CACHE_MAX) this.#cache.clear();
     this.#cache.set(token, claims);
     return claims;

@@ -4,6 +4,7 @@
  * Writes go to `<root>/.tmp/<uuid>.part`, are fsynced, then renamed into place,
  * so readers never observe a partial object and a crash leaves only temp files.
  * (Temp files live under the same root so rename stays on one filesystem.)
+ * Directories are created 0700 and files 0600: only the service's user reads them.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
@@ -21,6 +22,8 @@ import {
 
 const READ_CHUNK = 64 * 1024;
 const TMP_DIR = ".tmp";
+/** Every directory the store creates (the root and the key's parents included). */
+const DIR_MODE = 0o700;
 
 function isMissing(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -59,8 +62,8 @@ export class DirectoryContentStore implements ContentStore {
     const tmp = join(tmpDir, `${randomUUID()}.part`);
     let fh: FileHandle | undefined;
     try {
-      await mkdir(tmpDir, { recursive: true });
-      await mkdir(dirname(target), { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
+      await mkdir(dirname(target), { recursive: true, mode: DIR_MODE });
       fh = await open(tmp, "wx", 0o600);
       if (guarded) {
         for await (const chunk of guarded.stream) await writeFully(fh, chunk);

@@ -70,7 +70,18 @@ async function uploadFailure(err: unknown, done: Promise<unknown>): Promise<unkn
 export async function stageEncryptedUpload<S extends z.ZodObject>(
   ctx: RequestCtx,
   request: Request,
-  opts: { purpose: BlobPurpose; fields: S; maxBytes: number },
+  opts: {
+    purpose: BlobPurpose;
+    fields: S;
+    maxBytes: number;
+    /**
+     * Refuses the upload from the text fields read so far (e.g. a classification the
+     * caller may not upload): called after each field is read, so a field sent before
+     * the file stops the upload before any byte is stored, and one sent after it
+     * discards the stored blob.
+     */
+    authorize?: (fields: Readonly<Record<string, string>>) => void;
+  },
 ): Promise<Staged<StagedUpload<z.output<S>>>> {
   const boundary = multipartBoundary(request.headers.get("content-type") ?? undefined);
   const { maxBytes, purpose } = opts;
@@ -133,6 +144,7 @@ export async function stageEncryptedUpload<S extends z.ZodObject>(
       } else if (Object.hasOwn(opts.fields.shape, part.name)) {
         if (Object.hasOwn(fields, part.name)) throw invalid(`/body/${part.name}`, "given more than once");
         fields[part.name] = await readTextPart(part, 256);
+        opts.authorize?.(fields);
       } else {
         throw invalid(`/body/${part.name.replaceAll("~", "~0").replaceAll("/", "~1")}`, "unknown property");
       }

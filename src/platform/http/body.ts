@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { AppError } from "../errors/app-error.ts";
+import { decodeUtf8, jsonTextFault, pointerSegment, textError } from "./text.ts";
+import { multipartBoundary, readMultipart, readTextPart } from "./multipart.ts";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 /** Deepest nesting of arrays and objects a JSON body may have; deeper input is refused before parsing. */
@@ -66,9 +68,11 @@ export async function readBodyBytes(c: Context, limit = JSON_BODY_LIMIT): Promis
 
 /**
  * The JSON body, `{}` when empty. With `optional`, a route without a body schema
- * still rejects a non-empty body (strictness) but accepts none.
+ * still rejects a non-empty body (strictness) but accepts none. Every string must be
+ * acceptable text (src/platform/http/text.ts); at the `scanned` JSON Pointers it is a
+ * barcode as read, whose GS1 separator (U+001D) is allowed.
  */
-export async function readJsonBody(c: Context, optional = false): Promise<unknown> {
+export async function readJsonBody(c: Context, optional = false, scanned?: readonly string[]): Promise<unknown> {
   const cached = c.get("jsonBody" as never) as unknown;
   if (cached !== undefined) return cached;
   const bytes = await readBodyBytes(c);
@@ -80,7 +84,11 @@ export async function readJsonBody(c: Context, optional = false): Promise<unknow
         errors: [{ path: "/body", message: "content-type must be application/json" }],
       });
     }
-    const text = new TextDecoder().decode(bytes);
+    // Fatal: bytes that are not UTF-8 are refused, never replaced with U+FFFD and stored.
+    const text = decodeUtf8(bytes);
+    if (text === undefined) {
+      throw new AppError("validation_failed", "body is not valid UTF-8", { errors: [{ path: "/body", message: "not valid UTF-8" }] });
+    }
     // Deep nesting would overflow the stack of anything that walks the value recursively.
     if (jsonDepth(text) > JSON_MAX_DEPTH) {
       throw new AppError("validation_failed", `JSON nested deeper than ${JSON_MAX_DEPTH} levels`, {
@@ -96,6 +104,10 @@ export async function readJsonBody(c: Context, optional = false): Promise<unknow
     if (forbidden) {
       throw new AppError("validation_failed", `${forbidden}: property name not allowed`, { errors: [{ path: forbidden, message: "property name not allowed" }] });
     }
+    // JSON.parse turns "\ud800" into a lone surrogate and passes noncharacters and
+    // escaped controls: only a walk of the parsed value sees them.
+    const fault = jsonTextFault(value, "/body", scanned);
+    if (fault) throw textError(fault);
   } else if (optional) {
     value = {};
   }
@@ -106,28 +118,32 @@ export async function readJsonBody(c: Context, optional = false): Promise<unknow
 /**
  * A `multipart/form-data` body read whole within `limit` bytes (413 beyond): its text
  * fields as strings and its file parts as `File`s. A field named twice is a 400, so
- * a body schema sees one value per name, as it does for JSON.
+ * a body schema sees one value per name, as it does for JSON. Parsed by the service's
+ * own multipart reader, so text fields and file names obey the same rules as every
+ * other text (UTF-8, no noncharacters or control characters).
  */
 export async function readMultipartBody(c: Context, limit: number): Promise<Record<string, string | File>> {
   const type = c.req.header("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type)) {
-    throw new AppError("validation_failed", "request body must be multipart/form-data", {
-      errors: [{ path: "/body", message: "content-type must be multipart/form-data with a boundary" }],
-    });
-  }
+  const boundary = multipartBoundary(type);
   const bytes = await readBodyBytes(c, limit);
-  let form: Awaited<ReturnType<Response["formData"]>>;
-  try {
-    form = await new Response(bytes, { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new AppError("validation_failed", "request body is not valid multipart/form-data", { errors: [{ path: "/body", message: "malformed multipart body" }] });
-  }
   const out: Record<string, string | File> = {};
-  for (const [name, value] of form.entries()) {
-    if (Object.hasOwn(out, name) || name === "__proto__") {
-      throw new AppError("validation_failed", `form field ${JSON.stringify(name)} is given more than once`, { errors: [{ path: `/body/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`, message: "given more than once" }] });
+  async function* whole() {
+    yield bytes;
+  }
+  for await (const part of readMultipart(whole(), boundary, MULTIPART_BODY_LIMITS)) {
+    if (Object.hasOwn(out, part.name) || part.name === "__proto__") {
+      throw new AppError("validation_failed", `form field ${JSON.stringify(part.name)} is given more than once`, { errors: [{ path: `/body/${pointerSegment(part.name)}`, message: "given more than once" }] });
     }
-    out[name] = value as string | File;
+    if (part.fileName !== undefined) {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of part.body) chunks.push(chunk);
+      out[part.name] = new File(chunks, part.fileName, part.contentType ? { type: part.contentType } : {});
+    } else {
+      out[part.name] = await readTextPart(part, limit);
+    }
   }
   return out;
 }
+
+/** Parts and header bytes a whole-body form may have (a file and a few small fields). */
+const MULTIPART_BODY_LIMITS = { maxParts: 32, maxHeaderBytes: 8 * 1024 };

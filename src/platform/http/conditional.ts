@@ -1,8 +1,8 @@
 // Conditional reads (RFC 9110 §13). A partner-scoped GET answers with a strong ETag
 // derived from the partner database's data version, the caller (what they may see
-// depends on their role and capabilities) and the normalised request; a matching
-// If-None-Match is answered 304 before the handler runs, so an unchanged register
-// costs one PRAGMA read. A database that cannot report its data version (a remote
+// depends on their role and capabilities) and the normalised request; an If-None-Match
+// naming it is answered 304 before the handler runs, so an unchanged register costs one
+// PRAGMA read. `If-None-Match: *` runs the handler and turns only a 200 into a 304. A database that cannot report its data version (a remote
 // libSQL server) gets no ETag: it could not prove the representation unchanged.
 import type { RequestCtx } from "./context.ts";
 
@@ -34,15 +34,23 @@ export function entityTag(
   return `"${hex64(Bun.hash.wyhash(key, 0x9e3779b97f4a7c15n))}${hex64(Bun.hash.wyhash(key, 0xc2b2ae3d27d4eb4fn))}"`;
 }
 
-/** If-None-Match with the weak comparison GET uses (RFC 9110 §13.1.2). */
+/**
+ * If-None-Match names `tag`, with the weak comparison GET uses (RFC 9110 §13.1.2).
+ * `*` is not answered here: it matches only a representation that exists, which the
+ * handler has to decide (ifNoneMatchIsAny).
+ */
 export function ifNoneMatchHits(header: string | undefined, tag: string): boolean {
   if (!header) return false;
-  if (header.trim() === "*") return true;
   for (const part of header.split(",")) {
     const t = part.trim();
     if ((t.startsWith("W/") ? t.slice(2) : t) === tag) return true;
   }
   return false;
+}
+
+/** If-None-Match: `*` — any current representation; the pipeline turns only a 200 into a 304. */
+export function ifNoneMatchIsAny(header: string | undefined): boolean {
+  return header?.trim() === "*";
 }
 
 function hex64(n: bigint | number): string {

@@ -16,8 +16,9 @@ import { PARTNER_ID_RE } from "../tenancy/tenancy.ts";
 import { IDEMPOTENCY_KEY_RE, runIdempotent, validateIdempotencyKey } from "../idempotency/idempotency.ts";
 import { zodIssuesToFieldErrors } from "./validation.ts";
 import { readJsonBody } from "./body.ts";
+import { assertQueryText, jsonTextFault, textError } from "./text.ts";
 import { ProblemResponses } from "../openapi/problem.ts";
-import { entityTag, ifNoneMatchHits, notModified, type Freshness } from "./conditional.ts";
+import { entityTag, ifNoneMatchHits, ifNoneMatchIsAny, notModified, type Freshness } from "./conditional.ts";
 import { authenticateDevice } from "../auth/device-token.ts";
 import { hmacEqual, sha256Hex } from "../crypto/keys.ts";
 
@@ -30,8 +31,6 @@ export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Stored for Idempotency-Key replays instead of `body` (a one-time secret is never stored). */
-  replayBody?: unknown;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -65,8 +64,6 @@ export interface ResultOf<R extends Responses> {
   status: number;
   body?: DeclaredBody<R> | Response;
   headers?: Record<string, string>;
-  /** What an Idempotency-Key replay answers instead of `body` (the body shows a secret once). */
-  replayBody?: DeclaredBody<R>;
 }
 
 /**
@@ -105,7 +102,11 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   auth: AuthKind;
   /** Whether the route takes `partnerId` (default: true for session routes). */
   partnerScoped?: boolean;
-  capability?: Capability;
+  /**
+   * The capability the route needs; several: the caller needs any one of them (a route whose
+   * record decides which applies, e.g. a workflow case's type, checks that one after reading it).
+   */
+  capability?: Capability | readonly [Capability, ...Capability[]];
   stepUp?: boolean;
   idempotency?: IdempotencyMode;
   params?: P;
@@ -113,6 +114,11 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   body?: B;
   /** A body the route streams itself (instead of `body`); the handler gets the staged value as `input.staged`. */
   streamedBody?: StreamedBody<S>;
+  /**
+   * Body fields (JSON Pointers such as `/body/raw`) that carry a barcode as scanned: GS1's
+   * FNC1 separator (U+001D) is allowed there, which every other text refuses; the route parses it away.
+   */
+  scannerFields?: string[];
   /** Success responses: status → schema and description. */
   responses: R;
   /** Extra problem statuses this route can answer (401/403/400/429/500 are added for session routes). */
@@ -145,6 +151,11 @@ export function defineRoute<
   return spec as unknown as AnyRoute;
 }
 
+/** The capabilities a route accepts, any one of which passes its capability check (none: no check). */
+export function routeCapabilities(route: Pick<AnyRoute, "capability">): readonly Capability[] {
+  return route.capability === undefined ? [] : typeof route.capability === "string" ? [route.capability] : route.capability;
+}
+
 export function isPartnerScoped(route: AnyRoute): boolean {
   return route.partnerScoped ?? route.auth === "session";
 }
@@ -160,6 +171,9 @@ const MUTATING = new Set(["post", "put", "patch", "delete"]);
 const IdempotencyKeyHeader = z.string().regex(IDEMPOTENCY_KEY_RE);
 
 function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, where: string): T {
+  // Path parameters are text from the request like any other (bodies are checked as they are read).
+  const fault = where === "params" ? jsonTextFault(value, "/params") : undefined;
+  if (fault) throw textError(fault);
   if (!schema) {
     if (value && typeof value === "object" && Object.keys(value).length > 0) {
       throw new AppError("validation_failed", `unexpected ${where}`, {
@@ -174,6 +188,13 @@ function parsePart<T>(schema: ZodType<T> | undefined, value: unknown, where: str
     throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
   }
   return r.data;
+}
+
+/** The query: its raw text checked first (UTF-8, acceptable text: src/platform/http/text.ts), then the schema. */
+function parseQuery<T>(c: Context, schema: ZodType<T>, raw: Record<string, string | string[]>): T {
+  const at = c.req.url.indexOf("?");
+  if (at >= 0) assertQueryText(c.req.url.slice(at + 1));
+  return parsePart(schema, raw, "query");
 }
 
 function queryObject(c: Context): Record<string, string | string[]> {
@@ -217,8 +238,8 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       if (claims) deps.rateLimiter.check(`${claims.sub}|`, now.getTime());
       // Platform and unscoped routes get a context without a partner.
       const params = parsePart(route.params, c.req.param(), "params");
-      const query = parsePart(fullQuery, rawQuery, "query");
-      const body = route.body ? parsePart(route.body, await readJsonBody(c), "body") : undefined;
+      const query = parseQuery(c, fullQuery, rawQuery);
+      const body = route.body ? parsePart(route.body, await readJsonBody(c, false, route.scannerFields), "body") : undefined;
       const ctx = Object.freeze({ deps, requestId, now, nowIso: now.toISOString(), claims }) as unknown as RequestCtx;
       return render(c, await route.handler(ctx, { params, query, body, staged: undefined }, c));
     }
@@ -240,8 +261,9 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         capabilities: member.capabilities,
       });
       deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
-      if (route.capability && !ctx.capabilities.has(route.capability)) {
-        throw new AppError("capability_denied", `capability ${route.capability} required`);
+      const needed = routeCapabilities(route);
+      if (needed.length > 0 && !needed.some((cap) => ctx.capabilities.has(cap))) {
+        throw new AppError("capability_denied", needed.length === 1 ? `capability ${needed[0]} required` : `one of the capabilities ${needed.join(", ")} required`);
       }
       if (route.stepUp && !hasRecentStepUp(claims, Math.floor(now.getTime() / 1000))) {
         throw new AppError("step_up_required", "a recent AAL2 authentication with passkey, MFA or OTP is required");
@@ -253,9 +275,9 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       if (key !== undefined && idem !== "none") validateIdempotencyKey(key);
 
       const params = parsePart(route.params, c.req.param(), "params");
-      const query = parsePart(fullQuery, rawQuery, "query");
+      const query = parseQuery(c, fullQuery, rawQuery);
       const body = route.body
-        ? parsePart(route.body, await readJsonBody(c), "body")
+        ? parsePart(route.body, await readJsonBody(c, false, route.scannerFields), "body")
         : c.req.raw.body === null || route.streamedBody
           ? undefined
           : parsePart(undefined, await readJsonBody(c, true), "body");
@@ -288,9 +310,18 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       if (route.method === "get") {
         const tag = entityTag(ctx, template, { params, query }, route.freshness ?? "data");
         if (tag !== undefined) {
-          if (ifNoneMatchHits(c.req.header("if-none-match"), tag)) return notModified(tag);
+          const ifNoneMatch = c.req.header("if-none-match");
+          // A concrete tag was only ever sent with a 200 and names the data version, so a match
+          // is answered before the handler runs (a record deleted since has moved the version).
+          if (ifNoneMatchHits(ifNoneMatch, tag)) return notModified(tag);
           const res = render(c, await route.handler(ctx, input, c));
-          if (res.status === 200) res.headers.set("ETag", tag);
+          if (res.status !== 200) return res;
+          // `*` matches only a representation that exists: the handler decides, and a 404, 403 or 423 stays one.
+          if (ifNoneMatchIsAny(ifNoneMatch)) {
+            await res.body?.cancel().catch(() => undefined);
+            return notModified(tag);
+          }
+          res.headers.set("ETag", tag);
           return res;
         }
       }
@@ -312,9 +343,9 @@ async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: s
   const device = await authenticateDevice(deps, c.req.header("authorization"));
   if (!(await deps.tenancy.partnerExists(device.partnerId))) throw new AppError("unauthenticated", "the device token is unknown, rotated or revoked");
   const params = parsePart(route.params, c.req.param(), "params");
-  const query = parsePart(route.query ?? z.strictObject({}), queryObject(c), "query");
+  const query = parseQuery(c, route.query ?? z.strictObject({}), queryObject(c));
   const body = route.body
-    ? parsePart(route.body, await readJsonBody(c), "body")
+    ? parsePart(route.body, await readJsonBody(c, false, route.scannerFields), "body")
     : c.req.raw.body === null
       ? undefined
       : parsePart(undefined, await readJsonBody(c, true), "body");
@@ -385,7 +416,9 @@ export function toOpenApiRoute(route: AnyRoute) {
         "Cache-Control": { description: "`private, no-cache`", schema: { type: "string" } },
       };
     }
-    responses["304"] = { description: "Not Modified: If-None-Match matches the current ETag; no body." };
+    responses["304"] = {
+      description: "Not Modified: If-None-Match names the current ETag, or is `*` and the representation exists (a 404, 403 or 423 is answered as such); no body.",
+    };
   }
   const problemStatuses = new Set<number>(route.problems ?? []);
   if (route.auth === "session") [400, 401, 403, 429].forEach((s) => problemStatuses.add(s));
@@ -401,7 +434,8 @@ export function toOpenApiRoute(route: AnyRoute) {
 
   const extensions: Record<string, unknown> = {
     "x-auth": route.auth,
-    ...(route.capability ? { "x-capability": route.capability } : {}),
+    // A string, or the list of which any one passes the check.
+    ...(route.capability ? { "x-capability": typeof route.capability === "string" ? route.capability : [...route.capability] } : {}),
     ...(route.stepUp ? { "x-step-up": true } : {}),
     ...(conditional ? { "x-freshness": route.freshness ?? "data" } : {}),
     "x-idempotency": MUTATING.has(route.method) ? idem : "none",
@@ -414,7 +448,8 @@ export function toOpenApiRoute(route: AnyRoute) {
     : MUTATING.has(route.method) && idem !== "none"
       ? z.object({
           "idempotency-key": (idem === "required" ? IdempotencyKeyHeader : IdempotencyKeyHeader.optional()).openapi({
-            description: "1–255 visible ASCII characters; a retry with the same key and request replays the first 2xx response.",
+            description:
+              "1–255 visible ASCII characters; a retry by the same user with the same key and request (within 48 h) replays the first 2xx response, including a secret it showed once (kept only encrypted).",
           }),
         })
       : undefined;

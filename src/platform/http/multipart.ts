@@ -3,6 +3,7 @@
 // uploads are parsed here instead: part bodies are handed on as they arrive and only
 // a delimiter's length of bytes is ever held back.
 import { AppError } from "../errors/app-error.ts";
+import { assertText, decodeUtf8, pointerSegment, textError } from "./text.ts";
 
 export interface MultipartPart {
   /** The form field name from Content-Disposition. */
@@ -22,8 +23,8 @@ export interface MultipartLimits {
   maxHeaderBytes: number;
 }
 
-const malformed = (message: string) =>
-  new AppError("validation_failed", `malformed multipart body: ${message}`, { errors: [{ path: "/body", message }] });
+const malformed = (message: string, detail = `malformed multipart body: ${message}`) =>
+  new AppError("validation_failed", detail, { errors: [{ path: "/body", message }] });
 
 /** The boundary of a `multipart/form-data` Content-Type, or a 400. */
 export function multipartBoundary(contentType: string | undefined): string {
@@ -140,7 +141,12 @@ export async function* readMultipart(
         if (!(await input.more())) throw malformed("body ends inside part headers");
       }
       if (end > limits.maxHeaderBytes) throw malformed("part headers too long");
-      const headers = parseHeaders(input.buf.subarray(0, end).toString("utf8"));
+      // RFC 7578 §5.1: names and file names are UTF-8; other bytes are refused, never replaced.
+      const block = decodeUtf8(input.buf.subarray(0, end));
+      if (block === undefined) throw malformed("part headers are not valid UTF-8", "part headers are not valid UTF-8");
+      const headers = parseHeaders(block);
+      assertText(headers.name, "/body", "a field name ");
+      if (headers.fileName !== undefined) assertText(headers.fileName, `/body/${pointerSegment(headers.name)}`, "file name ");
       input.consume(end + HEADER_END.length);
 
       let finished = false;
@@ -173,14 +179,21 @@ export async function* readMultipart(
   }
 }
 
-/** A text field's value, at most `max` bytes (400 beyond). */
+/**
+ * A text field's value, at most `max` bytes (400 beyond): UTF-8 and acceptable text
+ * (src/platform/http/text.ts), else 400 at `/body/<name>`.
+ */
 export async function readTextPart(part: MultipartPart, max: number): Promise<string> {
+  const path = `/body/${pointerSegment(part.name)}`;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of part.body) {
     size += chunk.byteLength;
-    if (size > max) throw new AppError("validation_failed", `form field ${part.name} is too long`, { errors: [{ path: `/body/${part.name}`, message: `at most ${max} bytes` }] });
+    if (size > max) throw new AppError("validation_failed", `form field ${part.name} is too long`, { errors: [{ path, message: `at most ${max} bytes` }] });
     chunks.push(Buffer.from(chunk));
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = decodeUtf8(Buffer.concat(chunks));
+  if (text === undefined) throw textError({ path, message: "not valid UTF-8" });
+  assertText(text, path);
+  return text;
 }

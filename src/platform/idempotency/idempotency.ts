@@ -1,8 +1,18 @@
 // Contract §6. The key record is written in the mutation's own transaction, under
 // the partner's write lock: a duplicate that arrives while the first is running
 // waits on the lock and then finds the stored outcome. Only 2xx outcomes are kept.
+//
+// Secrets at rest: the stored body and headers are one AES-256-GCM value under the
+// `idempotency` purpose key (HKDF from DATA_KEK), with the scope (partner, user,
+// method, route, key) and the request fingerprint as associated data, so a row copied
+// to another scope does not open. A replay (same user, key and request, within
+// retention) returns the first answer whole, one-time secrets included: a client
+// whose first answer was lost can still recover it. No route has to do anything.
 import { and, eq, lt, sql } from "drizzle-orm";
 import { createHash } from "node:crypto";
+import { derivePurposeKey } from "../crypto/keys.ts";
+import { decryptValue, encryptValue } from "../crypto/envelope.ts";
+import type { Deps } from "../deps.ts";
 import { AppError } from "../errors/app-error.ts";
 import { LockTimeoutError } from "../tenancy/write-lock.ts";
 import type { RequestCtx } from "../http/context.ts";
@@ -17,8 +27,6 @@ export interface StoredOutcome {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** What a replay answers instead of `body`, when the body carries a secret shown once. */
-  replayBody?: unknown;
 }
 
 /** 1–255 visible ASCII characters; the OpenAPI header schema uses the same pattern. */
@@ -63,6 +71,36 @@ function findKey(tx: Querier) {
   );
 }
 
+/** The scope and request a stored outcome is bound to (its AAD). */
+export interface KeyScope {
+  partnerId: string;
+  userId: string;
+  method: string;
+  route: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** encryptValue's output starts with it; a legacy row (plain JSON, or "" for no body) never does. */
+const SEALED_PREFIX = "v1.";
+
+const aadOf = (s: KeyScope) => ["idempotency", s.partnerId, s.userId, s.method, s.route, s.key, s.fingerprint].join("\u0000");
+const purposeKey = (deps: Deps) => derivePurposeKey(deps.config.dataKek, "idempotency");
+
+/** The stored columns of an outcome: body and headers sealed together, the headers column left empty. */
+export function sealOutcome(deps: Deps, scope: KeyScope, outcome: StoredOutcome): { body: string; headers: Record<string, string> } {
+  const plain = JSON.stringify({ body: outcome.body, headers: outcome.headers ?? {} });
+  return { body: encryptValue(purposeKey(deps), plain, aadOf(scope)), headers: {} };
+}
+
+/** The body and headers of a stored row: sealed rows are opened, legacy plain rows read as they were written. */
+export function openOutcome(deps: Deps, scope: KeyScope, row: { body: string; headers: Record<string, string> }): Pick<StoredOutcome, "body" | "headers"> {
+  if (!row.body.startsWith(SEALED_PREFIX)) return { body: row.body === "" ? undefined : JSON.parse(row.body), headers: row.headers };
+  // A row that does not open (another scope's, tampered, another DATA_KEK) throws: the mutation never runs twice.
+  const opened = JSON.parse(decryptValue(purposeKey(deps), row.body, aadOf(scope))) as { body?: unknown; headers: Record<string, string> };
+  return { body: opened.body, headers: opened.headers };
+}
+
 /** Keyed requests running in this process (one instance writes a partner), by scope. */
 const inFlight = new Map<string, number>();
 
@@ -87,10 +125,7 @@ export async function runIdempotent(
         if (existing.fingerprint !== fingerprint) {
           throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
         }
-        return {
-          replayed: true,
-          result: { status: existing.status, body: existing.body === "" ? undefined : JSON.parse(existing.body), headers: existing.headers },
-        };
+        return { replayed: true, result: { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) } };
       }
       const result = await run(ctx);
       if (result.status >= 200 && result.status < 300) {
@@ -98,9 +133,7 @@ export async function runIdempotent(
           ...keyOf,
           fingerprint,
           status: result.status,
-          // A one-time secret in the answer (a device token) is never kept: the replay gets replayBody.
-          body: (result.replayBody ?? result.body) === undefined ? "" : JSON.stringify(result.replayBody ?? result.body),
-          headers: result.headers ?? {},
+          ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
           createdAt: ctx.nowIso,
         });
       }

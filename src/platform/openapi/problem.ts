@@ -20,7 +20,13 @@ const problem = (description: string, headers?: Record<string, { description: st
 
 export const ProblemResponses: Record<number, ReturnType<typeof problem>> = {
   400: problem("validation_failed, invalid_cursor or idempotency_key_required"),
-  401: problem("unauthenticated: missing, malformed, badly signed or expired token"),
+  401: problem("unauthenticated: missing, malformed, badly signed or expired token, or one whose lifetime (exp − iat) exceeds DASHBOARD_JWT_MAX_LIFETIME_SECONDS", {
+    "WWW-Authenticate": {
+      description:
+        'RFC 6750 challenge: `Bearer realm="api"`; when a bearer token was sent and refused, also `error="invalid_token", error_description="…"`',
+      schema: { type: "string" },
+    },
+  }),
   403: problem("partner_access_denied, capability_denied, step_up_required, maker_cannot_decide or not_holder"),
   404: problem("not_found: the record does not exist or is not visible"),
   409: problem("version_conflict, state_conflict, duplicate, idempotency_key_reuse or idempotency_in_progress"),

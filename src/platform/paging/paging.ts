@@ -51,8 +51,8 @@ export function csvEnum<const T extends readonly [string, ...string[]]>(values: 
     .optional()
     .openapi({
       type: "string",
-      // Empty entries are ignored, as the server does.
-      pattern: `^\\s*(${values.join("|")})?\\s*(,\\s*(${values.join("|")})?\\s*)*$`,
+      // Empty entries are ignored, as the server does. White space but \v and \f, which no query value may hold.
+      pattern: `^[^\\S\\v\\f]*(${values.join("|")})?[^\\S\\v\\f]*(,[^\\S\\v\\f]*(${values.join("|")})?[^\\S\\v\\f]*)*$`,
       description: `Comma-separated: ${values.join(", ")}`,
     });
 }

@@ -7,8 +7,8 @@ const MAX_WORDS = 16;
 /**
  * Each whitespace-separated word becomes a quoted prefix phrase of its letter and
  * digit runs (`SN-123` → `"SN 123"*`, the same tokens unicode61 indexed), and the
- * words are AND-ed. Returns null when nothing searchable is left, so the caller
- * applies no text filter (lists) or finds nothing (search).
+ * words are AND-ed. Returns null when nothing searchable is left; the lists' `q`
+ * (WordFilter) refuses such text with a 400 before it gets here.
  */
 export function ftsMatchQuery(text: string): string | null {
   const words: string[] = [];

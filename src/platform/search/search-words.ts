@@ -24,7 +24,7 @@ export function wordsOf(text: string): string[] {
 
 /**
  * The condition "every word of `text` prefixes a word of the record", or null when
- * the text has no letters or digits (the list then applies no text filter).
+ * the text has no letters or digits (the lists' `q`, a WordFilter, refuses such text first).
  */
 export function wordsMatch(text: string, recordId: SQLiteColumn, wordCol: SQLiteColumn, ownerCol: SQLiteColumn, table: SQL): SQL | null {
   const wanted = words(text).slice(0, QUERY_WORDS_MAX);

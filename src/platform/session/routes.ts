@@ -75,6 +75,14 @@ export function documentRoutes(family: Exclude<Family, "platform">, routesOf: ()
     operationId: `get${Cap}OpenApi`,
     summary: "This OpenAPI 3.1 document (no session needed: it holds no partner data)",
     auth: "none",
+    // Clients that add partnerId to every call get the document too; any other parameter is 400 (strict query).
+    query: z.strictObject({
+      partnerId: z
+        .string()
+        .regex(PARTNER_ID_RE)
+        .optional()
+        .openapi({ description: "Ignored: the document is the same for every partner. Accepted (when well-formed) so a client that sends partnerId on every call gets it." }),
+    }),
     file: import.meta.path,
     responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
     handler: async () => {

@@ -77,7 +77,7 @@ export class Tenancy {
     if (this.#registry) return;
     // The registry is a local file even when partner databases are remote (config
     // does not create TENANTS_DIR for a libsql:// template).
-    mkdirSync(this.#opts.tenantsDir, { recursive: true });
+    mkdirSync(this.#opts.tenantsDir, { recursive: true, mode: 0o700 });
     const registry = openDatabase(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, NO_SCHEMA);
     await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
     this.#registry = registry;
