@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
-import { csvEnum, listEnvelope, PageQueryShape, TextFilter } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
+import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 import { CONDITIONS } from "../kernel/item.schemas.ts";
 import { AUDIT_STATUSES, RESULT_KINDS, REVIEW_STATES } from "./audits.states.ts";
 
@@ -56,7 +57,7 @@ export const AuditDetail = Audit.extend({
 }).openapi("AuditDetail");
 
 export const ListAuditsQuery = z.strictObject({
-  q: TextFilter.openapi({ description: "Words that each begin a word of the audit's name (case and accents ignored); at most 200 characters" }),
+  q: WordFilter.openapi({ description: `Words that each begin a word of the audit's name (case and accents ignored); at most 200 characters. ${WORD_FILTER_NOTE}` }),
   status: csvEnum(AUDIT_STATUSES),
   locationId: Id.optional().openapi({
     description: "Audits whose location scope overlaps this location: a scope location inside it (at any depth), the location itself, or one around it",
@@ -169,6 +170,11 @@ export const AuditResult = z
     version: z.number().int(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    canDecide: z.boolean().openapi({
+      description:
+        "Whether the caller may review this result now: the audit is in_review (a result may be reviewed again until posting), the result is a discrepancy, " +
+        "the caller holds ams_review and did not count the item. For building reviewer controls.",
+    }),
   })
   .openapi("AuditResult");
 

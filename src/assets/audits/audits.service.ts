@@ -61,7 +61,16 @@ export function toAuditDto(r: AuditRow) {
 }
 export type AuditDto = ReturnType<typeof toAuditDto>;
 
-export function toResultDto(r: AuditResultRow) {
+/**
+ * Whether the caller may review the result now: its audit is in review, it is a
+ * discrepancy (not `found`), the caller holds ams_review and did not count the item.
+ */
+function mayReview(ctx: RequestCtx, auditStatus: AuditRow["status"], r: AuditResultRow): boolean {
+  return auditStatus === "in_review" && r.kind !== "found" && ctx.capabilities.has("ams_review") && !r.counts.some((c) => c.counterId === ctx.actorId);
+}
+
+/** The result as the caller sees it (`canDecide` is theirs, given its audit's status). */
+export function toResultDto(ctx: RequestCtx, auditStatus: AuditRow["status"], r: AuditResultRow) {
   return {
     id: r.id,
     auditId: r.auditId,
@@ -85,6 +94,7 @@ export function toResultDto(r: AuditResultRow) {
     version: r.version,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    canDecide: mayReview(ctx, auditStatus, r),
   };
 }
 
@@ -162,14 +172,22 @@ export async function auditResultExists(ctx: TenantCtx, id: string): Promise<boo
   return row !== undefined;
 }
 
+/** For the reviewer picker (eligible users): everyone who counted the result's item, else 404. */
+export async function auditResultCounters(ctx: TenantCtx, id: string): Promise<string[]> {
+  const row = (await db(ctx).select({ counts: auditResults.counts }).from(auditResults).where(eq(auditResults.id, id)).limit(1))[0];
+  if (!row) throw notFound("audit result");
+  return [...new Set(row.counts.map((c) => c.counterId))];
+}
+
 /** GET /audits/{id}/results: the audit's results, newest change first (none before counting starts). */
 export async function listAuditResults(ctx: RequestCtx, auditId: string, q: z.output<typeof ListAuditResultsQuery>) {
-  await loadAudit(ctx, auditId);
+  // canDecide follows the audit's status as read here (advisory: the review checks it again).
+  const audit = await loadAudit(ctx, auditId);
   const filters = new FilterSet()
     .add("kind", q.kind, (v) => inArray(auditResults.kind, v))
     .add("reviewState", q.reviewState, (v) => inArray(auditResults.reviewState, v));
   // The cursor is bound to this audit's route, so it cannot walk another audit's results.
-  return listByUpdate(ctx, `GET /audits/${auditId}/results`, auditResults, q, filters, toResultDto, eq(auditResults.auditId, auditId));
+  return listByUpdate(ctx, `GET /audits/${auditId}/results`, auditResults, q, filters, (r) => toResultDto(ctx, audit.status, r), eq(auditResults.auditId, auditId));
 }
 
 // ---------------------------------------------------------------- create, start, close
@@ -460,7 +478,7 @@ export async function reviewAuditResult(ctx: RequestCtx, auditId: string, result
     await writer(ctx).update(auditResults).set({ ...change, version: next.version, updatedAt: ctx.nowIso }).where(eq(auditResults.id, resultId));
     await saveAudit(ctx, audit, {});
     await addEvent(ctx, auditId, "reviewed", { resultId, itemId: result.itemId, kind: result.kind, decision: input.decision }, input.reason);
-    return toResultDto(next);
+    return toResultDto(ctx, audit.status, next);
   });
 }
 

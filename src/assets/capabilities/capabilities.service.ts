@@ -1,6 +1,6 @@
-// Capability configuration (role defaults and time-limited grants) and the
-// combobox of users eligible for a capability.
-import { eq, asc, and, sql } from "drizzle-orm";
+// Capability configuration (role defaults and time-limited grants). The combobox of
+// users eligible for a capability is eligible-users.service.ts.
+import { eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
@@ -14,7 +14,7 @@ import {
   type CapabilityConfig,
   type Role,
 } from "../../platform/auth/capabilities.ts";
-import { loadCapabilityConfig, forgetCapabilityConfig, capabilityConfig } from "../../platform/auth/membership.ts";
+import { loadCapabilityConfig, forgetCapabilityConfig } from "../../platform/auth/membership.ts";
 import type { ReplaceCapability } from "./capabilities.schemas.ts";
 
 export async function listCapabilities(ctx: RequestCtx) {
@@ -111,27 +111,4 @@ export async function applyRoleDefaults(ctx: TenantCtx, roleDefaults: Partial<Re
       .onConflictDoUpdate({ target: capabilitySettings.key, set: { roleDefaults: roles, version, updatedAt: ctx.nowIso, updatedBy: ctx.actorId } });
   }
   afterCommit(ctx, () => forgetCapabilityConfig(ctx.tenant));
-}
-
-export const ELIGIBLE_USERS_MAX = 500;
-
-/** Active members holding the capability through their role or a live grant; never an email. */
-export async function listEligibleUsers(ctx: RequestCtx, capability: Capability) {
-  const cfg = await capabilityConfig(ctx.tenant);
-  const roles = cfg.roleDefaults[capability];
-  const granted = cfg.grants.filter((g) => g.capability === capability && (g.expiresAt === null || g.expiresAt > ctx.nowIso)).map((g) => g.userId);
-  const rows = await db(ctx)
-    .select({ id: memberships.id, userId: memberships.userId, displayName: memberships.displayName, role: memberships.role })
-    .from(memberships)
-    .where(
-      and(
-        eq(memberships.status, "active"),
-        sql`(${memberships.role} IN (SELECT value FROM json_each(${JSON.stringify(roles)})) OR ${memberships.userId} IN (SELECT value FROM json_each(${JSON.stringify(granted)})))`,
-      ),
-    )
-    .orderBy(asc(memberships.displayName), asc(memberships.userId))
-    .limit(ELIGIBLE_USERS_MAX);
-  return {
-    items: rows.map((r) => ({ membershipId: r.id, userId: r.userId, displayName: r.displayName, role: r.role, capability })),
-  };
 }

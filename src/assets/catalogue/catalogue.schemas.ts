@@ -1,7 +1,7 @@
 // Request and response schemas of the catalogue: categories and their models.
 import { z } from "@hono/zod-openapi";
 import { Id, ExpectedVersion, freeText, RECORD_STATUSES, RecordStatus, ArchivableRecordMeta } from "../../platform/http/common-schemas.ts";
-import { csvEnum } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 
 const Name = freeText(200);
 const Code = freeText(64);
@@ -27,20 +27,31 @@ export const CatalogCategory = z
   .openapi("CatalogCategory");
 export type CatalogCategoryDto = z.infer<typeof CatalogCategory>;
 
+/** Models a category embeds at most (GET /catalog, GET /catalog/categories/{id}); the rest page through /settings/records. */
+export const MODELS_PER_CATEGORY = 200;
+
 export const CatalogCategoryDetail = z
-  .object({ ...CatalogCategory.shape, models: z.array(CatalogModel).openapi({ description: "The category's models by name." }) })
+  .object({
+    ...CatalogCategory.shape,
+    models: z.array(CatalogModel).openapi({
+      description:
+        `The category's models by name (case-insensitive, then id), at most the first ${MODELS_PER_CATEGORY}. ` +
+        "All of them page through `GET /settings/records?recordType=catalog&kind=model&parentId=<category id>`.",
+    }),
+    modelCount: z.number().int().openapi({ description: "Exact number of the category's models (under the same status filter), embedded or not." }),
+    modelsTruncated: z.boolean().openapi({ description: `True when the category has more than ${MODELS_PER_CATEGORY} models, so \`models\` is not all of them.` }),
+  })
   .openapi("CatalogCategoryDetail");
 export type CatalogCategoryDetailDto = z.infer<typeof CatalogCategoryDetail>;
 
-export const Catalog = z
-  .object({ items: z.array(CatalogCategoryDetail).openapi({ description: "Every category by name, each with its models by name." }) })
-  .openapi("Catalog");
+export const Catalog = listEnvelope(CatalogCategoryDetail, "Catalog");
 
 export const CatalogQuery = z.strictObject({
   status: csvEnum(RECORD_STATUSES).openapi({
     type: "string",
-    description: "Comma-separated: active, archived. Applies to categories and models alike; absent means both.",
+    description: "Comma-separated: active, archived. Applies to categories and their embedded models alike; absent means both.",
   }),
+  ...PageQueryShape,
 });
 export type CatalogQuery = z.output<typeof CatalogQuery>;
 

@@ -1,14 +1,17 @@
-// The catalogue: categories and the models in them, and GET /catalog over both. Other
+// The catalogue: categories and the models in them, and GET /catalog over both
+// (categories paged, each embedding a bounded list of its models). Other
 // modules check the categories and models a request names through requireCategory and
 // requireModel, so "unknown" and "archived" mean the same everywhere.
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
+import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
+import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { insertRecord, loadOr404, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { catalogCategories, catalogModels } from "./catalogue.tables.ts";
+import { MODELS_PER_CATEGORY } from "./catalogue.schemas.ts";
 import type {
   CatalogCategoryDetailDto,
   CatalogCategoryDto,
@@ -85,14 +88,16 @@ const byName = (name: SQLiteColumn, id: SQLiteColumn) => [
   asc(id),
 ];
 
+/** GET /catalog/categories/{id}: the category with its first MODELS_PER_CATEGORY models by name and their exact count. */
 export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogCategoryDetailDto> {
-  const [rows, models] = await readSnapshot(ctx, (q) => [
+  const [rows, models, counted] = await readSnapshot(ctx, (q) => [
     q.select().from(catalogCategories).where(eq(catalogCategories.id, id)),
-    q.select().from(catalogModels).where(eq(catalogModels.categoryId, id)).orderBy(...byName(catalogModels.name, catalogModels.id)),
+    q.select().from(catalogModels).where(eq(catalogModels.categoryId, id)).orderBy(...byName(catalogModels.name, catalogModels.id)).limit(MODELS_PER_CATEGORY),
+    q.select({ n: count() }).from(catalogModels).where(eq(catalogModels.categoryId, id)),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("category");
-  return { ...toCategoryDto(row), models: models.map(toModelDto) };
+  return toCategoryDetail(row, models, Number(counted[0]?.n ?? 0));
 }
 
 export async function updateCategory(ctx: RequestCtx, id: string, input: UpdateCatalogCategory): Promise<CatalogCategoryDto> {
@@ -143,27 +148,66 @@ export async function updateModel(ctx: RequestCtx, id: string, input: UpdateCata
 
 // ---------------------------------------------------------------- the catalogue
 
-/** GET /catalog: every category with its models, both by name, read in one snapshot. */
-export async function getCatalog(ctx: RequestCtx, q: CatalogQuery): Promise<{ items: CatalogCategoryDetailDto[] }> {
-  const cats = (qr: Querier) =>
-    qr
-      .select()
-      .from(catalogCategories)
-      .where(q.status?.length ? inArray(catalogCategories.status, q.status) : undefined)
-      .orderBy(...byName(catalogCategories.name, catalogCategories.id));
-  const mods = (qr: Querier) =>
-    qr
-      .select()
-      .from(catalogModels)
-      .where(q.status?.length ? inArray(catalogModels.status, q.status) : undefined)
-      .orderBy(...byName(catalogModels.name, catalogModels.id));
-  // One snapshot: no model without its category.
-  const [categoryRows, modelRows] = await readSnapshot(ctx, (qr) => [cats(qr), mods(qr)] as const);
-  const byCategory = new Map<string, CatalogModelDto[]>();
-  for (const m of modelRows) {
-    const list = byCategory.get(m.categoryId) ?? [];
-    list.push(toModelDto(m));
-    byCategory.set(m.categoryId, list);
-  }
-  return { items: categoryRows.map((c) => ({ ...toCategoryDto(c), models: byCategory.get(c.id) ?? [] })) };
+/**
+ * Where a category's models are read under the status filter (none: every status).
+ * Built with eq(), whose columns render table-qualified, so inside the correlated
+ * subqueries below it names the outer category row unambiguously.
+ */
+const modelsOf = (categoryId: SQL | SQLiteColumn, status: CatalogQuery["status"]) =>
+  and(eq(catalogModels.categoryId, categoryId), status?.length ? inArray(catalogModels.status, status) : undefined);
+
+/**
+ * The category's first MODELS_PER_CATEGORY models by name as one JSON array, and
+ * their exact count: correlated subqueries of the category row, so a page of
+ * categories and every model it embeds come from one statement (one snapshot).
+ */
+function embeddedModels(status: CatalogQuery["status"]) {
+  const m = catalogModels;
+  const first = sql`SELECT json_object('id', ${m.id}, 'status', ${m.status}, 'version', ${m.version}, 'createdAt', ${m.createdAt},
+      'updatedAt', ${m.updatedAt}, 'createdBy', ${m.createdBy}, 'name', ${m.name}, 'categoryId', ${m.categoryId},
+      'manufacturer', ${m.manufacturer}, 'modelNumber', ${m.modelNumber},
+      'n', row_number() OVER (ORDER BY ${m.name} COLLATE NOCASE, ${m.id})) AS model
+    FROM ${m} WHERE ${modelsOf(catalogCategories.id, status)}
+    ORDER BY ${m.name} COLLATE NOCASE, ${m.id} LIMIT ${MODELS_PER_CATEGORY}`;
+  return {
+    models: sql<string>`(SELECT json_group_array(json(model)) FROM (${first}))`,
+    modelCount: sql<number>`(SELECT count(*) FROM ${m} WHERE ${modelsOf(catalogCategories.id, status)})`,
+  };
+}
+
+function toCategoryDetail(row: CategoryRow, models: ModelRow[], modelCount: number): CatalogCategoryDetailDto {
+  return { ...toCategoryDto(row), models: models.map(toModelDto), modelCount, modelsTruncated: modelCount > models.length };
+}
+
+/**
+ * GET /catalog: the categories as a list of contract §7 (newest change first, exact
+ * total, signed cursor), each embedding at most MODELS_PER_CATEGORY of its models by
+ * name with their exact count; the status filter applies to both.
+ */
+export async function getCatalog(ctx: RequestCtx, q: CatalogQuery): Promise<Page<CatalogCategoryDetailDto>> {
+  const filters = new FilterSet().add("status", q.status, (v) => inArray(catalogCategories.status, v));
+  const embedded = embeddedModels(q.status);
+  return paginate(
+    ctx,
+    {
+      route: "GET /catalog",
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      ...updatedOrder(catalogCategories),
+      page: (qr, where, orderBy, limit) =>
+        qr
+          .select({ category: catalogCategories, ...embedded })
+          .from(catalogCategories)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit),
+      position: (r) => ({ t: r.category.updatedAt, i: r.category.id }),
+      where: filters.where(),
+    },
+    (r) => {
+      const models = (JSON.parse(r.models) as Array<ModelRow & { n: number }>).sort((a, b) => a.n - b.n);
+      return toCategoryDetail(r.category, models, Number(r.modelCount));
+    },
+  );
 }

@@ -1,6 +1,6 @@
 // The catalogue: categories and their models, GET /catalog nesting one in the other,
 // the archiving rules between them, and the checks other modules call.
-import { test, expect, afterAll, describe } from "bun:test";
+import { test, expect, afterAll, beforeAll, describe } from "bun:test";
 import { MutableClock } from "../../../test/harness.ts";
 import { partnerKit } from "../../../test/kit.ts";
 import { expectProblem, expectFieldError } from "../../../test/contract/helpers.ts";
@@ -40,11 +40,14 @@ describe("catalogue", () => {
 
     const catalog = await api.as(viewer).get("/catalog");
     expect(catalog.status).toBe(200);
-    expect(Object.keys(catalog.body)).toEqual(["items"]);
+    expect(Object.keys(catalog.body).sort()).toEqual(["asOf", "filters", "items", "limit", "nextCursor", "total"]);
+    expect(catalog.body).toMatchObject({ total: 2, limit: 50, nextCursor: null, filters: {} });
+    // A list of contract §7: the category changed last first; models by name inside each.
     expect(catalog.body.items.map((c: { name: string; models: Array<{ name: string }> }) => [c.name, c.models.map((x) => x.name)])).toEqual([
-      ["Laptops", ["EliteBook 840", "ThinkPad T14"]],
       ["power tools", ["Drill GSB 18V"]],
+      ["Laptops", ["EliteBook 840", "ThinkPad T14"]],
     ]);
+    expect(catalog.body.items[1]).toMatchObject({ modelCount: 2, modelsTruncated: false });
     const one = await api.as(viewer).get(`/catalog/categories/${laptops}`);
     expect(one.body.models).toHaveLength(2);
     expect((await api.as(viewer).get(`/catalog/models/${model}`)).body).toEqual(m.body);
@@ -100,5 +103,98 @@ describe("capabilities", () => {
       expectProblem(await api.as(user).post("/catalog/categories", { name: "X" }), 403, "capability_denied", `${who} POST /catalog/categories`);
     }
     expect((await api.as(viewer).get("/catalog")).status).toBe(200);
+  });
+});
+
+// A second partner in the same environment, with a catalogue larger than any one answer.
+const big = await partnerKit({ env: api.env, clock, partnerId: "big-cat", users: { ada: "admin", vic: "viewer" }, tickMs: 1000 });
+
+describe("GET /catalog is paged and bounded (at most 200 rows of anything per answer)", () => {
+  const categoryIds: string[] = [];
+  let laptops = "";
+  const laptopModels: string[] = [];
+
+  beforeAll(async () => {
+    for (let i = 0; i < 206; i++) {
+      clock.advance(1000);
+      categoryIds.push((await big.seed.category({ name: `Category ${String(i).padStart(3, "0")}` })).id);
+    }
+    laptops = categoryIds[0]!;
+    for (let i = 0; i < 205; i++) laptopModels.push((await big.seed.model({ name: `Laptop model ${String(i).padStart(3, "0")}`, categoryId: laptops })).id);
+    await big.seed.model({ name: "Impact driver", categoryId: categoryIds[1]! });
+    // 412 writes: over a libSQL server this can take longer than a hook's default 5 s.
+  }, 120_000);
+  afterAll(() => big.close());
+
+  test("206 categories page fully, newest change first, each exactly once, with an exact total", async () => {
+    const first = await big.as("vic").get("/catalog");
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
+    expect(first.body).toMatchObject({ limit: 50, total: 206, filters: {}, nextCursor: expect.any(String), asOf: expect.any(String) });
+    expect(first.body.items).toHaveLength(50);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Record<string, any> = (await big.as("vic").get("/catalog", { query: { limit: 200, ...(cursor ? { cursor } : {}) } })).body;
+      expect(page.total).toBe(206);
+      expect(page.items.length).toBeLessThanOrEqual(200);
+      seen.push(...page.items.map((c: { id: string }) => c.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(2);
+    expect(new Set(seen).size).toBe(206);
+    // (updatedAt, id) descending: the categories were made one second apart, the laptops' category first.
+    expect(seen).toEqual([...categoryIds].reverse());
+  });
+
+  test("each category embeds at most 200 of its models by name, with an exact modelCount; the rest page through /settings/records", async () => {
+    const last = (await big.get("/catalog", { query: { limit: 1, cursor: undefined } })).body;
+    expect(last.items[0].id).toBe(categoryIds.at(-1));
+    const page = (await big.get("/catalog", { query: { limit: 200 } })).body;
+    const second = (await big.get("/catalog", { query: { limit: 200, cursor: page.nextCursor } })).body;
+    const lap = [...page.items, ...second.items].find((c: { id: string }) => c.id === laptops);
+    expect(lap).toMatchObject({ modelCount: 205, modelsTruncated: true });
+    expect(lap.models).toHaveLength(200);
+    expect(lap.models.map((m: { name: string }) => m.name)).toEqual(laptopModels.map((_, i) => `Laptop model ${String(i).padStart(3, "0")}`).slice(0, 200));
+    const drivers = [...page.items, ...second.items].find((c: { id: string }) => c.id === categoryIds[1]);
+    expect(drivers).toMatchObject({ modelCount: 1, modelsTruncated: false });
+    expect(drivers.models.map((m: { name: string }) => m.name)).toEqual(["Impact driver"]);
+    const empty = [...page.items, ...second.items].find((c: { id: string }) => c.id === categoryIds[2]);
+    expect(empty).toMatchObject({ models: [], modelCount: 0, modelsTruncated: false });
+
+    // GET /catalog/categories/{id} is bounded the same way.
+    const one = (await big.get(`/catalog/categories/${laptops}`)).body;
+    expect(one).toMatchObject({ modelCount: 205, modelsTruncated: true });
+    expect(one.models).toHaveLength(200);
+
+    // The rest: the category's models as settings records, filtered by parentId, paged.
+    const rest: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: Record<string, any> = (await big.get("/settings/records", { query: { recordType: "catalog", kind: "model", parentId: laptops, limit: 100, ...(cursor ? { cursor } : {}) } })).body;
+      expect(r.total, JSON.stringify(r).slice(0, 300)).toBe(205);
+      expect(r.filters).toEqual({ recordType: "catalog", kind: ["model"], parentId: laptops });
+      rest.push(...r.records.map((x: { id: string; parentId: string }) => x.id));
+      cursor = r.nextCursor;
+    } while (cursor);
+    expect(rest.sort()).toEqual([...laptopModels].sort());
+  });
+
+  test("limit above 200 and a forged cursor are 400; status filters categories and models alike and is echoed", async () => {
+    expectFieldError(await big.get("/catalog", { query: { limit: 201 } }), "/query/limit");
+    expectProblem(await big.get("/catalog", { query: { cursor: "forged.cursor" } }), 400, "invalid_cursor");
+    const page = (await big.get("/catalog", { query: { limit: 2 } })).body;
+    expectProblem(await big.get("/catalog", { query: { limit: 2, status: "active", cursor: page.nextCursor } }), 400, "invalid_cursor");
+    await big.patch(`/catalog/models/${laptopModels[0]}`, { expectedVersion: 1, status: "archived" });
+    const archived = (await big.get("/catalog", { query: { status: "archived" } })).body;
+    expect(archived).toMatchObject({ total: 0, items: [], filters: { status: ["archived"] } });
+    const active = (await big.get("/catalog", { query: { status: "active", limit: 200 } })).body;
+    const lap = [...active.items, ...(await big.get("/catalog", { query: { status: "active", limit: 200, cursor: active.nextCursor } })).body.items].find(
+      (c: { id: string }) => c.id === laptops,
+    );
+    expect(lap).toMatchObject({ modelCount: 204, modelsTruncated: true });
+    expect(lap.models[0].name).toBe("Laptop model 001");
   });
 });

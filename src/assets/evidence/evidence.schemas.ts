@@ -22,6 +22,11 @@ export const Evidence = z
     reviewReason: z.string().nullable(),
     createdBy: z.string(),
     createdAt: Timestamp,
+    canDecide: z.boolean().openapi({
+      description:
+        "Whether the caller may review this file now: it is pending, the caller did not upload it and holds ams_review (and ams_admin for restricted evidence). " +
+        "For building reviewer controls; `clean` also waits for the automatic scan (`scanned`), `quarantine` does not.",
+    }),
   })
   .openapi("Evidence", { description: "Protected evidence metadata. Never carries a storage location, key or provider token." });
 

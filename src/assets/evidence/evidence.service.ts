@@ -30,7 +30,22 @@ type EvidenceRow = typeof evidence.$inferSelect;
 export type EvidenceDto = ReturnType<typeof toEvidenceDto>;
 
 
-export function toEvidenceDto(r: EvidenceRow) {
+/**
+ * Whether the caller may review the file now: it is pending, they did not upload it,
+ * hold ams_review and, for restricted evidence, ams_admin. (Clearing it also waits for
+ * the automatic scan; quarantining does not.)
+ */
+function mayReview(ctx: RequestCtx, r: EvidenceRow): boolean {
+  return (
+    r.scanState === "pending" &&
+    r.createdBy !== ctx.actorId &&
+    ctx.capabilities.has("ams_review") &&
+    (r.classification !== "restricted" || canSeeRestricted(ctx))
+  );
+}
+
+/** The record as the caller sees it (`canDecide` is theirs). */
+export function toEvidenceDto(ctx: RequestCtx, r: EvidenceRow) {
   return {
     id: r.id,
     targetType: r.targetType,
@@ -49,6 +64,7 @@ export function toEvidenceDto(r: EvidenceRow) {
     reviewReason: r.reviewReason,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
+    canDecide: mayReview(ctx, r),
   };
 }
 
@@ -68,6 +84,11 @@ async function loadVisible(ctx: RequestCtx, id: string): Promise<EvidenceRow> {
   return row;
 }
 
+/** For the reviewer picker (eligible users): the uploader of a file the caller may see, else 404. */
+export async function evidenceUploader(ctx: RequestCtx, id: string): Promise<string[]> {
+  return [(await loadVisible(ctx, id)).createdBy];
+}
+
 // ---------------------------------------------------------------- upload
 
 /** An upload whose ciphertext is in the store and whose record is not written yet. */
@@ -79,7 +100,20 @@ export type StagedEvidence = StagedUpload<z.output<typeof UploadFields>>;
  * the content store while its SHA-256 and size are counted, and checks the fields.
  */
 export async function stageEvidenceUpload(ctx: RequestCtx, request: Request): Promise<Staged<StagedEvidence>> {
-  return stageEncryptedUpload(ctx, request, { purpose: "evidence", fields: UploadFields, maxBytes: ctx.deps.config.evidenceMaxBytes });
+  return stageEncryptedUpload(ctx, request, {
+    purpose: "evidence",
+    fields: UploadFields,
+    maxBytes: ctx.deps.config.evidenceMaxBytes,
+    // As soon as the classification is read: before the file streams when the form sends it first.
+    authorize: (fields) => assertMayUpload(ctx, fields.classification),
+  });
+}
+
+/** Restricted evidence needs ams_admin to upload as well as to read (spec: "restricted evidence additionally needs the AMS administrator capability"). */
+function assertMayUpload(ctx: RequestCtx, classification: string | undefined): void {
+  if (classification === "restricted" && !canSeeRestricted(ctx)) {
+    throw new AppError("capability_denied", "capability ams_admin required to upload restricted evidence");
+  }
 }
 
 async function exists(load: () => Promise<unknown>): Promise<boolean> {
@@ -116,6 +150,7 @@ async function targetExists(ctx: RequestCtx, type: TargetType, id: string): Prom
 export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): Promise<EvidenceDto> {
   return withTx(ctx, async (ctx) => {
     const { targetType, targetId, classification } = staged.fields;
+    assertMayUpload(ctx, classification);
     if (!(await targetExists(ctx, targetType, targetId))) throw invalid("/body/targetId", `unknown ${targetType.replaceAll("_", " ")}`);
     const row: EvidenceRow = {
       ...storedFileColumns(staged),
@@ -134,7 +169,7 @@ export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): P
     };
     await insertRow(writer(ctx), evidence, row);
     await recordEvent(ctx, row.id, "upload", { size: row.size, sha256: row.sha256, mediaType: row.declaredType, classification });
-    return toEvidenceDto(row);
+    return toEvidenceDto(ctx, row);
   });
 }
 
@@ -162,7 +197,7 @@ export async function listEvidence(ctx: RequestCtx, q: z.output<typeof ListEvide
       where: filters.where(scope),
       position: (r) => ({ t: r.createdAt, i: r.id }),
     },
-    toEvidenceDto,
+    (r) => toEvidenceDto(ctx, r),
   );
 }
 
@@ -181,7 +216,7 @@ export async function openEvidenceContent(ctx: RequestCtx, id: string): Promise<
     return r;
   });
   const content = await openEncryptedBlob(ctx, { purpose: "evidence", id: row.id, storageKey: row.storageKey, envelope: row.envelope });
-  return { evidence: toEvidenceDto(row), content };
+  return { evidence: toEvidenceDto(ctx, row), content };
 }
 
 // ---------------------------------------------------------------- review
@@ -202,7 +237,7 @@ export async function reviewEvidence(ctx: RequestCtx, id: string, input: z.outpu
     const change = { scanState: to, reviewedBy: ctx.actorId, reviewedAt: ctx.nowIso, reviewReason: input.reason || null, updatedAt: ctx.nowIso };
     await writer(ctx).update(evidence).set(change).where(eq(evidence.id, id));
     await recordEvent(ctx, id, "review", { decision: input.decision, from: row.scanState, to, ...(input.reason ? { reason: input.reason } : {}) });
-    return toEvidenceDto({ ...row, ...change });
+    return toEvidenceDto(ctx, { ...row, ...change });
   });
 }
 

@@ -10,7 +10,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
-import { assertDeclaredResponse, MutableClock } from "../../../test/harness.ts";
+import { assertDeclaredResponse, createTestEnv, MutableClock } from "../../../test/harness.ts";
+import { DirectoryContentStore, type ContentStore } from "../../platform/blobs/content-store.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit, type Kit } from "../../../test/kit.ts";
 import { EICAR, startFakeClamd, type FakeClamd } from "../../../test/fakes/fake-clamd.ts";
@@ -30,15 +31,18 @@ interface UploadInput {
   extraParts?: string[];
   /** Send no file part. */
   noFile?: boolean;
+  /** Send the fields after the file part instead of before it. */
+  fieldsAfterFile?: boolean;
 }
 
 const BOUNDARY = "----evidence-test-7MA4YWxkTrZu0gW";
 
 function multipartBody(input: UploadInput): Buffer {
   const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(input.fields ?? {})) {
-    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
+  const fieldParts = Object.entries(input.fields ?? {}).map(([name, value]) =>
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  if (!input.fieldsAfterFile) parts.push(...fieldParts);
   for (const raw of input.extraParts ?? []) parts.push(Buffer.from(`--${BOUNDARY}\r\n${raw}\r\n`));
   if (!input.noFile) {
     parts.push(
@@ -49,6 +53,7 @@ function multipartBody(input: UploadInput): Buffer {
       Buffer.from("\r\n"),
     );
   }
+  if (input.fieldsAfterFile) parts.push(...fieldParts);
   parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(parts);
 }
@@ -445,6 +450,25 @@ describe("uploads are checked", () => {
     expect(await kit.read((q) => q.select().from(evidence))).toHaveLength(1); // the one from the size test
   });
 
+  test("restricted evidence needs ams_admin to upload: 403 before anything is kept, the field before or after the file", async () => {
+    const pdf = pdfBytes("PERSONNEL-FILE").subarray(0, 2000);
+    const before = await storedBlobs();
+    const rowsBefore = (await kit.read((q) => q.select().from(evidence))).length;
+    for (const user of ["ops", "boss"]) {
+      for (const fieldsAfterFile of [false, true]) {
+        const res = await upload(kit, user, { bytes: pdf, fields: { ...fields(), classification: "restricted" }, fieldsAfterFile });
+        expectProblem(res, 403, "capability_denied", `${user}, fields ${fieldsAfterFile ? "after" : "before"} the file`);
+        expect(res.body.detail).toContain("ams_admin");
+      }
+    }
+    // Nothing in the store, nothing in the database.
+    expect(await storedBlobs()).toEqual(before);
+    expect(await kit.read((q) => q.select().from(evidence))).toHaveLength(rowsBefore);
+    // The same members may still upload internal evidence.
+    expect((await upload(kit, "ops", { bytes: pdf, fields: fields(), fieldsAfterFile: true })).status).toBe(201);
+    expect(await storedBlobs()).toHaveLength(before.length + 1);
+  });
+
   test("evidence on a checkout", async () => {
     const item = await kit.seed.activeAsset();
     const checkout = await kit.seed.checkout({ itemId: item.id });
@@ -485,6 +509,39 @@ describe("uploads are checked", () => {
     const second = await kit.get("/evidence", { query: { limit: 1, cursor: first.body.nextCursor } });
     expect(second.body.items[0].id).toBe(all.items[1].id);
     expectProblem(await kit.get("/evidence", { query: { scanState: "bogus" } }), 400, "validation_failed");
+  });
+});
+
+describe("a refused restricted upload", () => {
+  test("sent with its classification before the file, never writes a byte to the content store", async () => {
+    // The real directory store, observed: every put is noted before it is passed on.
+    const dir = await mkdtemp(join(tmpdir(), "evidence-puts-"));
+    const real = new DirectoryContentStore(dir);
+    const puts: string[] = [];
+    const observed: ContentStore = {
+      put: (key, body, opts) => (puts.push(key), real.put(key, body, opts)),
+      get: (key) => real.get(key),
+      delete: (key) => real.delete(key),
+      exists: (key) => real.exists(key),
+    };
+    const env = await createTestEnv({}, { contentStore: observed });
+    const kit = await partnerKit({ env, users: { chief: "admin", ops: "operator" } });
+    try {
+      const item = await kit.seed.activeAsset();
+      const fields = { targetType: "item", targetId: item.id, classification: "restricted" };
+      expectProblem(await upload(kit, "ops", { bytes: pdfBytes("HR-CASE"), fields }), 403, "capability_denied");
+      expect(puts).toEqual([]);
+      // Sent after the file, it is refused too; the stored blob is discarded.
+      expectProblem(await upload(kit, "ops", { bytes: pdfBytes("HR-CASE"), fields, fieldsAfterFile: true }), 403, "capability_denied");
+      expect(puts).toHaveLength(1);
+      expect(await real.exists(puts[0]!)).toBe(false);
+      // An administrator uploads it.
+      expect((await upload(kit, "chief", { bytes: pdfBytes("HR-CASE"), fields })).status).toBe(201);
+      expect(puts).toHaveLength(2);
+    } finally {
+      env.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
-// Component replacement: a truck depreciates as a whole (40,000.00) plus an engine component
-// (12,000.00 over 60 months, 200.00 a month) and tyres. After January and February are run,
+// Component replacement: a truck bought for 53,200.00 depreciates as a whole (40,000.00) plus
+// an engine component (12,000.00 over 60 months, 200.00 a month) and tyres (1,200.00). After
+// January and February are run,
 // the engine is replaced on 2026-03-10 by a 15,000.00 one: its 11,600.00 carrying amount is
 // derecognised, the new engine capitalised and depreciated from April (250.00 a month), and
 // the old engine is never depreciated again.
@@ -35,6 +36,9 @@ beforeAll(async () => {
   s.whole = (await profile({ cost: eur("40000") })).id;
   s.engine = (await profile({ cost: eur("12000"), componentName: "engine" })).id;
   s.tyres = (await profile({ cost: eur("1200"), componentName: "tyres", usefulLifeMonths: 24 })).id;
+  // The book carries what the profiles depreciate: nothing depreciates below it.
+  const acquisition = await api.as("mgr").create("/finance/value-entries", { bookId: s.bookId, periodId: s.jan, policyId: s.policyId, itemId: s.truck, kind: "acquisition", debit: eur("53200.00"), valueDate: "2026-01-02" });
+  expect((await boss.post(`/workflow-cases/${acquisition.id}/decision`, { decision: "approve", reason: "invoice", expectedVersion: 1 })).status).toBe(200);
   for (const period of [s.jan, s.feb]) expect((await boss.post(`/finance/depreciation/${s.bookId}/run`, { periodId: period })).status).toBe(200);
 });
 

@@ -10,7 +10,8 @@ import { saveVersion } from "../../platform/db/records.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import { minorUnits } from "../../platform/money/money.ts";
 import { depreciationDefaults } from "../policies/policies.service.ts";
-import { depreciationEstimates, depreciationProfiles, depreciationRuns, financeValueEntries } from "./finance.tables.ts";
+import { depreciationEstimates, depreciationProfiles, depreciationRuns, financeValueEntries, type RunSkip } from "./finance.tables.ts";
+import { breachFigures, depreciationFloor, floorBreach, loadTimeline } from "./carrying.ts";
 import { assertBookActive, assertBookPolicyActive, findBook, requireBook, requireOpenPeriod } from "./books.service.ts";
 import { appendEntry, requireOwnedItem, toEntryDto, type EntryRow } from "./entries.service.ts";
 import { disposedItemIds } from "./disposals.service.ts";
@@ -233,6 +234,7 @@ async function runDto(ctx: RequestCtx, run: typeof depreciationRuns.$inferSelect
     periodId: run.periodId,
     total: { amount: run.total, currency: run.currency },
     entries: entries.map(toEntryDto),
+    skipped: run.skipped,
     createdAt: run.createdAt,
     createdBy: run.createdBy,
   };
@@ -243,6 +245,11 @@ async function runDto(ctx: RequestCtx, run: typeof depreciationRuns.$inferSelect
  * month not yet posted whose first day is on or before the period's end (so months
  * of earlier periods a profile missed are caught up here). Once per book and period:
  * a second call answers the first run.
+ *
+ * A month whose charge would take the asset's carrying amount in the book (from its
+ * entries) below its floor — the residual values of its live profiles — is not posted:
+ * the profile stops there and is reported in `skipped` (an asset with no acquisition in
+ * the book, or one impaired towards its residual). Its months stay due for later runs.
  */
 export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId: string): Promise<RunDto> {
   return withTx(ctx, async (ctx) => {
@@ -257,6 +264,7 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
     const digits = minorUnits(book.functionalCurrency);
     const profiles = await db(ctx).select().from(depreciationProfiles).where(eq(depreciationProfiles.bookId, book.id)).orderBy(asc(depreciationProfiles.id));
     const posted: EntryRow[] = [];
+    const skipped: RunSkip[] = [];
     let total = new Dec(0);
     // An asset whose disposal the book has completed is derecognised: nothing more depreciates.
     const disposed = await disposedItemIds(ctx, book.id);
@@ -267,10 +275,23 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
       const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, profile.id)).orderBy(asc(depreciationEstimates.seq));
       const due = scheduleRows(profile, estimates).filter((r) => (profile.postedThrough === null || r.month > profile.postedThrough) && r.month <= lastMonth);
       if (due.length === 0) continue;
+      // The same question appendEntry asks, answered ahead so the run skips instead of failing.
+      const timeline = await loadTimeline(ctx, book.id, profile.itemId);
+      const floor = await depreciationFloor(ctx, book.id, profile.itemId);
+      let through: string | null = null;
       for (const r of due) {
-        if (r.amount.isZero()) continue;
+        if (r.amount.isZero()) {
+          through = r.month;
+          continue;
+        }
         const end = lastDayOf(r.month);
         const valueDate = end < period.startsOn ? period.startsOn : end > period.endsOn ? period.endsOn : end;
+        const amount = new Dec(fixed(r.amount, digits));
+        const breach = floorBreach(timeline, { bookId: book.id, itemId: profile.itemId, currency: book.functionalCurrency, valueDate, amount, floor, floorBasis: "residual_value" });
+        if (breach) {
+          skipped.push({ itemId: profile.itemId, profileId: profile.id, month: r.month, code: "carrying_amount_below_floor", ...breachFigures(breach) });
+          break;
+        }
         posted.push(
           await appendEntry(ctx, {
             bookId: book.id,
@@ -278,7 +299,7 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
             itemId: profile.itemId,
             kind: "depreciation",
             side: "credit",
-            amount: fixed(r.amount, digits),
+            amount: fixed(amount, digits),
             currency: book.functionalCurrency,
             valueDate,
             description: `depreciation ${r.month}`,
@@ -290,15 +311,18 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
             reason: null,
           }),
         );
-        total = total.plus(r.amount);
+        timeline.add(valueDate, amount.neg());
+        total = total.plus(amount);
+        through = r.month;
       }
-      await saveVersion(writer(ctx), depreciationProfiles, profile, { postedThrough: due[due.length - 1]!.month }, ctx.nowIso);
+      if (through !== null) await saveVersion(writer(ctx), depreciationProfiles, profile, { postedThrough: through }, ctx.nowIso);
     }
     const run = {
       id: ctx.deps.newId(),
       bookId: book.id,
       periodId: period.id,
       entryIds: posted.map((e) => e.id),
+      skipped,
       total: fixed(total, digits),
       currency: book.functionalCurrency,
       createdAt: ctx.nowIso,

@@ -2,7 +2,7 @@
 // its lifecycle (workflow lifecycle_disposition). The carrying amount in the book
 // on the value date is derecognised by one disposal entry; proceeds − carrying
 // amount is the gain (positive) or loss (negative).
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
@@ -13,6 +13,7 @@ import { findItem } from "../kernel/items.ts";
 import { financeDisposals, financeValueEntries } from "./finance.tables.ts";
 import { assertBookActive, assertBookPolicyActive, assertInPeriod, requireBook, requireOpenPeriod } from "./books.service.ts";
 import { appendEntry } from "./entries.service.ts";
+import { breachFigures, carryingAmount } from "./carrying.ts";
 import { Dec, fixed } from "./schedule.ts";
 import type { CompleteDisposal, Disposal } from "./ledger.schemas.ts";
 
@@ -21,15 +22,6 @@ type DisposalRow = typeof financeDisposals.$inferSelect;
 function toDisposalDto(r: DisposalRow): z.infer<typeof Disposal> {
   const money = (amount: string) => ({ amount, currency: r.currency });
   return { ...r, proceeds: money(r.proceeds), carryingAmount: money(r.carryingAmount), gainOrLoss: money(r.gainOrLoss) };
-}
-
-/** Σ(debit − credit) of the item's entries in the book valued on or before `asOf`. */
-export async function carryingAmount(ctx: TenantCtx, bookId: string, itemId: string, asOf: string): Promise<Dec> {
-  const rows = await db(ctx)
-    .select({ side: financeValueEntries.side, amount: financeValueEntries.amount })
-    .from(financeValueEntries)
-    .where(and(eq(financeValueEntries.bookId, bookId), eq(financeValueEntries.itemId, itemId), lte(financeValueEntries.valueDate, asOf)));
-  return rows.reduce((a, e) => (e.side === "debit" ? a.plus(e.amount) : a.minus(e.amount)), new Dec(0));
 }
 
 /** Items whose disposal the book has completed (depreciation runs skip them). */
@@ -70,7 +62,13 @@ export async function completeDisposal(ctx: RequestCtx, itemId: string, input: z
     if (later) throw new AppError("state_conflict", `entry ${later.id} of the item is valued ${later.valueDate}, after the disposal date`, { extras: { entryId: later.id } });
     const digits = minorUnits(book.functionalCurrency);
     const carrying = await carryingAmount(ctx, book.id, item.id, input.valueDate);
-    if (carrying.lt(0)) throw new AppError("state_conflict", `the item's carrying amount is negative (${fixed(carrying, digits)}); correct the entries first`);
+    // Only entries written before the rule could leave a negative carrying amount; nothing to derecognise then.
+    if (carrying.lt(0)) {
+      const breach = { bookId: book.id, itemId: item.id, currency: book.functionalCurrency, valueDate: input.valueDate, amount: new Dec(0), carrying, carryingOn: input.valueDate, floor: new Dec(0), floorBasis: "zero" as const };
+      throw new AppError("carrying_amount_below_floor", `the carrying amount of item ${item.id} in book ${book.id} on ${input.valueDate} is negative (${fixed(carrying, digits)}); correct its entries with reversals first`, {
+        extras: { bookId: book.id, itemId: item.id, valueDate: input.valueDate, floorBasis: "zero", ...breachFigures(breach) },
+      });
+    }
     const entry = carrying.isZero()
       ? null
       : await appendEntry(ctx, {

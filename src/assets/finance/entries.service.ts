@@ -11,6 +11,7 @@ import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { requireItem } from "../kernel/items.ts";
 import { Dec } from "./schedule.ts";
 import { financeValueEntries } from "./finance.tables.ts";
+import { assertCarryingFloor } from "./carrying.ts";
 import { assertBookActive, assertBookPolicyActive, assertInPeriod, findBook, requireBook, requireOpenPeriod } from "./books.service.ts";
 import { SIDE_OF_KIND, type ReverseValueEntry, type ValueEntry, type ValueEntryProposal } from "./finance.schemas.ts";
 
@@ -68,6 +69,8 @@ export async function validateProposal(ctx: TenantCtx, op: Proposal, base: strin
   await assertBookPolicyActive(ctx, book);
   const period = await requireOpenPeriod(ctx, book, op.periodId, `${base}/periodId`);
   assertInPeriod(period, op.valueDate, `${base}/valueDate`);
+  // A credit (impairment, disposal) never takes the carrying amount below zero (409 carrying_amount_below_floor).
+  await assertCarryingFloor(ctx, { bookId: book.id, itemId: op.itemId, kind: op.kind, side, amount: money.amount, currency: money.currency, valueDate: op.valueDate }, `this ${op.kind}`);
 }
 
 /** Whether a value entry with this id exists (evidence may be bound to one). */
@@ -99,8 +102,20 @@ export async function applyProposal(ctx: TenantCtx, op: Proposal, caseId: string
   });
 }
 
-/** The only insert into value entries. */
+/** What an entry is, in a refusal's words. */
+function describeEntry(f: Omit<EntryRow, "id" | "createdAt" | "createdBy">): string {
+  if (f.reversesEntryId) return `the reversal of ${f.kind} entry ${f.reversesEntryId}`;
+  if (f.kind === "depreciation" && f.scheduleMonth) return `the depreciation for ${f.scheduleMonth}`;
+  return `this ${f.kind}`;
+}
+
+/**
+ * The only insert into value entries. A credit that would take the asset's carrying
+ * amount in the book below its floor (zero; the live profiles' residual values for
+ * depreciation), on its value date or any later one, is 409 carrying_amount_below_floor.
+ */
 export async function appendEntry(ctx: TenantCtx, fields: Omit<EntryRow, "id" | "createdAt" | "createdBy">): Promise<EntryRow> {
+  await assertCarryingFloor(ctx, fields, describeEntry(fields));
   const row: EntryRow = { id: ctx.deps.newId(), createdAt: ctx.nowIso, createdBy: ctx.actorId, ...fields };
   await writer(ctx).insert(financeValueEntries).values(row);
   return row;
@@ -108,16 +123,18 @@ export async function appendEntry(ctx: TenantCtx, fields: Omit<EntryRow, "id" | 
 
 /**
  * Appends the exact offsetting entry of `id`: same book, item, kind and amount, the
- * other side, into an open period of the book. A reversal is not reversed again,
- * an entry is reversed once, and depreciation is corrected by change-estimate
- * (a run's months stay posted), so those are 409.
+ * other side, into an open period of the book. A reversal is not reversed again and
+ * an entry is reversed once (409). A depreciation entry's reversal keeps its profile
+ * (a change of estimate counts it; the run's month stays posted, so runs do not post it
+ * again). Reversing a debit (an acquisition or addition) is a credit: while depreciation
+ * or other credits posted against it would leave the carrying amount below zero, it is
+ * 409 carrying_amount_below_floor; reverse those first.
  */
 export async function reverseEntry(ctx: RequestCtx, id: string, input: z.output<typeof ReverseValueEntry>): Promise<z.infer<typeof ValueEntry>> {
   return withTx(ctx, async (ctx) => {
     const original = (await db(ctx).select().from(financeValueEntries).where(eq(financeValueEntries.id, id)))[0];
     if (!original) throw notFound("value entry");
     if (original.reversesEntryId) throw new AppError("state_conflict", "the entry is itself a reversal");
-    if (original.kind === "depreciation") throw new AppError("state_conflict", "depreciation entries are corrected by a change of estimate, not reversed");
     const already = (await db(ctx).select({ id: financeValueEntries.id }).from(financeValueEntries).where(eq(financeValueEntries.reversesEntryId, id)))[0];
     if (already) throw new AppError("state_conflict", `the entry is already reversed by ${already.id}`, { extras: { reversedBy: already.id } });
     const book = (await findBook(ctx, original.bookId))!;
@@ -133,7 +150,7 @@ export async function reverseEntry(ctx: RequestCtx, id: string, input: z.output<
       side: original.side === "debit" ? "credit" : "debit",
       valueDate,
       workflowCaseId: null,
-      profileId: null,
+      profileId: original.kind === "depreciation" ? original.profileId : null,
       scheduleMonth: null,
       reversesEntryId: original.id,
       reason: input.reason,

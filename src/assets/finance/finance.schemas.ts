@@ -222,6 +222,19 @@ export const RunDepreciation = z
   .strictObject({ periodId: Id.openapi({ description: "An open period of the book in the path" }) })
   .openapi("RunDepreciation");
 
+export const DepreciationRunSkip = z
+  .object({
+    itemId: z.string(),
+    profileId: z.string(),
+    month: z.string().openapi({ description: "The first schedule month not posted (it and the months after it stay due; a later run catches them up once the carrying amount allows)" }),
+    code: z.enum(["carrying_amount_below_floor"]).openapi({ description: "The rule: a carrying amount never goes below its floor" }),
+    amount: MoneyOut.openapi({ description: "The month's charge that would have applied" }),
+    carryingAmount: MoneyOut.openapi({ description: "The asset's lowest carrying amount in the book from the month's value date on (Σ debit − credit of its entries)" }),
+    carryingAmountOn: CalendarDate,
+    floor: MoneyOut.openapi({ description: "The residual values of the asset's live profiles in the book (zero when none)" }),
+  })
+  .openapi("DepreciationRunSkip");
+
 export const DepreciationRun = z
   .object({
     id: z.string(),
@@ -229,6 +242,10 @@ export const DepreciationRun = z
     periodId: z.string(),
     total: MoneyOut,
     entries: z.array(ValueEntry),
+    skipped: z.array(DepreciationRunSkip).openapi({
+      description:
+        "Profiles the run left at a month whose charge would take the asset's carrying amount below its floor (an asset with no acquisition in the book, or one impaired towards its residual value): nothing of theirs is posted from that month on",
+    }),
     createdAt: Timestamp,
     createdBy: z.string(),
   })

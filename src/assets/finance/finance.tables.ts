@@ -165,6 +165,18 @@ export const depreciationEstimates = sqliteTable(
   (t) => [uniqueIndex("depreciation_estimates_seq_uq").on(t.profileId, t.seq)],
 );
 
+/** A profile a run left at `month`: that month's charge would take the asset's carrying amount below its floor. */
+export interface RunSkip {
+  itemId: string;
+  profileId: string;
+  month: string;
+  code: "carrying_amount_below_floor";
+  amount: { amount: string; currency: string };
+  carryingAmount: { amount: string; currency: string };
+  carryingAmountOn: string;
+  floor: { amount: string; currency: string };
+}
+
 /** One posted depreciation run per book and period (what makes /run idempotent and a close possible). */
 export const depreciationRuns = sqliteTable(
   "depreciation_runs",
@@ -177,6 +189,11 @@ export const depreciationRuns = sqliteTable(
       .notNull()
       .references(() => financePeriods.id),
     entryIds: text("entry_ids", { mode: "json" }).$type<string[]>().notNull(),
+    /** Profiles whose next month's charge would take their asset below its floor: not posted, reported (and answered again on a repeat). */
+    skipped: text("skipped", { mode: "json" })
+      .$type<RunSkip[]>()
+      .notNull()
+      .default(sql`'[]'`),
     total: text("total").notNull(),
     currency: text("currency").notNull(),
     createdAt: text("created_at").notNull(),

@@ -18,6 +18,7 @@ import { Dec, fixed } from "./schedule.ts";
 import { ENTRY_KINDS } from "./finance.schemas.ts";
 import type { CreateJournalBatch, ExportJournalBatch, JournalBatch, JournalExport } from "./ledger.schemas.ts";
 import { invalid } from "../../platform/errors/app-error.ts";
+import { CSV_MEDIA_TYPE, toCsv, type CsvCell } from "../../platform/csv/csv.ts";
 
 type BatchRow = typeof financeJournalBatches.$inferSelect;
 type EntryRow = typeof financeValueEntries.$inferSelect;
@@ -112,18 +113,12 @@ export async function createJournalBatch(ctx: RequestCtx, input: z.output<typeof
   });
 }
 
-/** RFC 4180 CSV of the batch: header, one row per line, a totals row. Deterministic for a batch. */
+/** RFC 4180 CSV of the batch (the platform writer: formula-safe): header, one row per line, a totals row. Deterministic for a batch. */
 export function journalCsv(batch: BatchRow, periodEndsOn: string): string {
-  const rows = batch.lines.map((l) => [batch.id, periodEndsOn, l.lineNumber, l.account, l.accountName, l.side === "debit" ? l.amount : "", l.side === "credit" ? l.amount : "", batch.currency]);
+  const rows: CsvCell[][] = batch.lines.map((l) => [batch.id, periodEndsOn, l.lineNumber, l.account, l.accountName, l.side === "debit" ? l.amount : "", l.side === "credit" ? l.amount : "", batch.currency]);
   rows.push([batch.id, periodEndsOn, "", "TOTAL", "", batch.totalDebit, batch.totalCredit, batch.currency]);
   const header = ["batch_id", "posting_date", "line", "account", "account_name", "debit", "credit", "currency"];
-  return [header, ...rows].map((r) => r.map((v) => csvField(String(v))).join(",")).join("\r\n") + "\r\n";
-}
-
-/** RFC 4180 quoting; a leading =, +, - or @ is prefixed with ' so spreadsheets do not run it as a formula. */
-function csvField(v: string): string {
-  const safe = /^[=+\-@]/.test(v) && !/^-?\d/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return toCsv([header, ...rows]);
 }
 
 /** Serialises the batch and records the export (every export counts; the document is the same each time). */
@@ -135,6 +130,6 @@ export async function exportJournalBatch(ctx: RequestCtx, id: string, input: z.o
     const period = (await findPeriod(ctx, batch.periodId))!;
     const document = journalCsv(batch, period.endsOn);
     const saved = await saveVersion(writer(ctx), financeJournalBatches, batch, { state: "exported", exportCount: batch.exportCount + 1, exportedAt: ctx.nowIso, exportedBy: ctx.actorId }, ctx.nowIso);
-    return { batchId: batch.id, format, mediaType: "text/csv; charset=utf-8", filename: `journal-${period.startsOn}-${period.endsOn}-${batch.id}.csv`, document, exportCount: saved.exportCount, exportedAt: ctx.nowIso };
+    return { batchId: batch.id, format, mediaType: CSV_MEDIA_TYPE, filename: `journal-${period.startsOn}-${period.endsOn}-${batch.id}.csv`, document, exportCount: saved.exportCount, exportedAt: ctx.nowIso };
   });
 }

@@ -3,6 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { CalendarDate, Id, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { Money, MoneyOut } from "../../platform/money/money.ts";
+import { CSV_MEDIA_TYPE } from "../../platform/csv/csv.ts";
 import { ENTRY_KINDS } from "./finance.schemas.ts";
 
 const Reason = freeText(1000, { multiline: true });
@@ -60,9 +61,12 @@ export const JournalExport = z
   .object({
     batchId: z.string(),
     format: z.enum(JOURNAL_EXPORT_FORMATS),
-    mediaType: z.string(),
+    mediaType: z.enum([CSV_MEDIA_TYPE]).openapi({ description: "The document's media type (a CSV export: the contract suite checks every one for spreadsheet formulas)" }),
     filename: z.string(),
-    document: z.string().openapi({ description: "The serialised journal (RFC 4180 CSV: header row, one row per line, a totals row)" }),
+    document: z.string().openapi({
+      description:
+        "The serialised journal (RFC 4180 CSV: header row, one row per line, a totals row). A cell that a spreadsheet would run as a formula (starting with =, +, -, @, a tab, CR or LF, their full-width forms, or one of those after spaces) is written as text with a leading apostrophe, unless it is a plain decimal number such as an amount",
+    }),
     exportCount: z.number().int(),
     exportedAt: Timestamp,
   })

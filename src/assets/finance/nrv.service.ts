@@ -11,7 +11,7 @@ import { createCase } from "../workflow/workflow.service.ts";
 import { financeNrvReviews } from "./finance.tables.ts";
 import { requireBook, requireOpenPeriod, assertInPeriod } from "./books.service.ts";
 import { requireOwnedItem, validateProposal, type Proposal } from "./entries.service.ts";
-import { carryingAmount } from "./disposals.service.ts";
+import { carryingAmount } from "./carrying.ts";
 import { Dec, fixed } from "./schedule.ts";
 import type { CreateNrvReview, NrvReview } from "./nrv.schemas.ts";
 
@@ -35,7 +35,9 @@ export async function createNrvReview(ctx: RequestCtx, input: z.output<typeof Cr
     const nrv = new Dec(input.netRealisableValue.amount);
     const shortfall = carrying.minus(nrv);
     let workflowCaseId: string | null = null;
-    if (shortfall.gt(0)) {
+    // Nothing is impaired out of a carrying amount of zero or less, and never more than the carrying amount
+    // (NRV ≥ 0); validateProposal applies the floor to the entries after valueDate too.
+    if (carrying.gt(0) && shortfall.gt(0)) {
       const operation: Proposal = {
         bookId: book.id,
         periodId: period.id,
@@ -60,7 +62,7 @@ export async function createNrvReview(ctx: RequestCtx, input: z.output<typeof Cr
       currency: book.functionalCurrency,
       carryingAmount: fixed(carrying, digits),
       netRealisableValue: fixed(nrv, digits),
-      impairment: fixed(shortfall.gt(0) ? shortfall : new Dec(0), digits),
+      impairment: fixed(workflowCaseId ? shortfall : new Dec(0), digits),
       outcome: workflowCaseId ? "impairment_proposed" : "no_impairment",
       workflowCaseId,
       reason: input.reason,

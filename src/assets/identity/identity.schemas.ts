@@ -15,7 +15,8 @@ export const IssueIdentifier = z
     value: z.string().min(1).max(RAW_MAX).openapi({
       description:
         "GS1 schemes: the bare key (GIAI only), an element string such as (01)09506000134352(21)ABC, or a Digital Link URI; " +
-        "rfid_epc: a pure-identity URN or its 96-bit hex. Every spelling of one key is the same identifier.",
+        "rfid_epc: a pure-identity URN or its 96-bit hex. Every spelling of one key is the same identifier. " +
+        "A value as scanned may hold GS1's FNC1 separator (U+001D), the one control character accepted here.",
     }),
     companyPrefixLength: z.number().int().min(6).max(12).optional().openapi({
       description: "Beyond the spec: the GS1 Company Prefix length (6–12) of a GS1 key, so the service can derive its EPC URI.",
@@ -32,7 +33,9 @@ export const TransitionIdentifier = z
   .openapi("TransitionIdentifier");
 
 export const ResolveScan = z
-  .strictObject({ raw: z.string().min(1).max(RAW_MAX).openapi({ description: "The scanned string, as read" }) })
+  .strictObject({
+    raw: z.string().min(1).max(RAW_MAX).openapi({ description: "The scanned string, as read; GS1's FNC1 separator (U+001D) is the one control character accepted here" }),
+  })
   .openapi("ResolveScan");
 
 export const ScanResolution = z

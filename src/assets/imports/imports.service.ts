@@ -6,6 +6,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { freeText } from "../../platform/http/common-schemas.ts";
+import { textFault } from "../../platform/http/text.ts";
 import { readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
@@ -68,6 +69,10 @@ function columnsOf(table: CsvTable, preset: Preset | undefined, mapping: Record<
       : ((preset ? presetTarget(preset, column) : templateTarget(column)) ?? { kind: "ignored", reason: "not mapped" });
     return { position: i + 1, column, target };
   });
+  for (const c of columns) {
+    const fault = c.target.kind === "ignored" ? undefined : textFault(c.column);
+    if (fault) errors.push({ row: null, column: c.column, field: null, message: `header ${fault}` });
+  }
   for (const d of duplicateHeaders(table.header)) {
     errors.push({ row: null, column: d.name, field: null, message: `duplicate header: columns ${d.positions.join(" and ")} are both named ${JSON.stringify(d.name)}` });
   }
@@ -129,16 +134,23 @@ function normaliseRow(n: number, cells: string[], columns: Column[], o: RowOptio
   const raw: Partial<Record<ImportField, { value: string; column: string }>> = {};
   const attributes: Record<string, unknown> = {};
   const attributeCells: Array<{ key: string; type: string; value: string; column: string }> = [];
+  const refused = new Set<string>();
   for (const c of columns) {
     const value = (cells[c.position - 1] ?? "").trim();
     if (value === "" || c.target.kind === "ignored") continue;
+    // The API's one text rule (no noncharacters, no control characters but tab and line breaks): a row error here.
+    const fault = textFault(value);
+    if (fault) {
+      errors.push({ row: n, column: c.column, field: c.target.kind === "field" ? c.target.field : `attributes.${c.target.key}`, message: fault });
+      refused.add(c.column);
+    }
     if (c.target.kind === "field") raw[c.target.field] ??= { value, column: c.column };
     else attributeCells.push({ key: c.target.key, type: c.target.type, value, column: c.column });
   }
   const fail = (field: string, column: string | null, message: string) => errors.push({ row: n, column, field, message });
   const get = <T,>(field: ImportField, parse: (s: string) => Parsed<T>): T | null => {
     const cell = raw[field];
-    if (!cell) return null;
+    if (!cell || refused.has(cell.column)) return null;
     const r = parse(cell.value);
     if (!r.ok) {
       fail(field, cell.column, r.message);
@@ -187,6 +199,7 @@ function normaliseRow(n: number, cells: string[], columns: Column[], o: RowOptio
     return r.ok && r.value > o.today ? { ok: false, message: `${r.value} is in the future` } : r;
   });
   for (const a of attributeCells) {
+    if (refused.has(a.column)) continue;
     const r: Parsed<unknown> =
       a.type === "date"
         ? date(a.value)

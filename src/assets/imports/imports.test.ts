@@ -317,7 +317,7 @@ describe("reading and normalising a file", () => {
     // Names follow the API's free-text rules; runs of white space inside a cell become one space.
     const text = (await upload(`name,location\n${"n".repeat(201)},X\n"Bell\u0007",X\n"Two\n  lines",X\n`)).body;
     expect(text.errors.map((e: any) => [e.row, e.field])).toEqual([[1, "name"], [2, "name"]]);
-    expect(text.errors[1].message).toBe("must not contain control characters");
+    expect(text.errors[1].message).toBe("contains the control character U+0007");
     expect(text.rows[2].asset.name).toBe("Two lines");
     expect((await upload("name,location\nA,X\n", { preset: "excel" })).status).toBe(400);
     expect((await upload("name,location\nA,X\n", { owner: "me" })).body.errors).toEqual([{ path: "/body/owner", message: expect.any(String) }]);

@@ -17,6 +17,7 @@ import { expectFieldError, expectProblem } from "../../../test/contract/helpers.
 import { partnerKit } from "../../../test/kit.ts";
 import { eq } from "drizzle-orm";
 import { financeValueEntries } from "../finance/finance.tables.ts";
+import { evidence } from "../evidence/evidence.tables.ts";
 import { gs1CheckDigit } from "../identity/gs1.ts";
 import { runJob } from "../../jobs/run-job.ts";
 import { interopExportsJob } from "../../jobs/interop-exports.job.ts";
@@ -418,6 +419,93 @@ describe("the snapshot's economic entries from finance and maintenance", () => {
       },
     ]);
     expect(fin.workOrder.completion.cost).toEqual({ amount: "42.50", currency: "EUR" });
+  });
+});
+
+describe("the snapshot's evidence", () => {
+  const BOUNDARY = "----snapshot-evidence-boundary";
+  async function upload(user: string, bytes: Buffer, fileName: string, type: string, classification: string) {
+    const fields = { targetType: "item", targetId: ids.desk, classification };
+    const body = Buffer.concat([
+      ...Object.entries(fields).map(([k, v]) => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const res = await api.env.app.fetch(
+      new Request(`http://test.local${api.url("/evidence")}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${await api.env.token(user)}`,
+          "idempotency-key": `snap-${fileName}`,
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+        body,
+      }),
+    );
+    expect(res.status).toBe(201);
+    return (await res.json()) as any;
+  }
+
+  test("lists every evidence record with its SHA-256 and review, restricted ones too, and never its bytes, storage key or envelope", async () => {
+    const note = Buffer.from(`%PDF-1.7\n% delivery note of the lighting desk, serial LD-4711\n${"line of the note\n".repeat(40)}%%EOF\n`);
+    const photo = Buffer.from(`%PDF-1.7\n% insurance appraisal, confidential\n${"appraisal line\n".repeat(40)}%%EOF\n`);
+    const delivered = await upload("op", note, "delivery-note.pdf", "application/pdf", "internal");
+    step();
+    const appraisal = await upload("admin", photo, "appraisal.pdf", "application/pdf", "restricted");
+    step();
+    const reviewed = await api.as("mgr").post(`/evidence/${delivered.id}/review`, { decision: "quarantine", reason: "wrong desk" });
+    expect(reviewed.status).toBe(200);
+    step();
+
+    const validate = await snapshotValidator();
+    const res = await api.get("/interoperability/snapshot");
+    expect(validate(res.body)).toEqual([]);
+    const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+    expect(res.body.evidence).toEqual(
+      [
+        {
+          id: delivered.id,
+          targetType: "item",
+          targetId: ids.desk,
+          classification: "internal",
+          fileName: "delivery-note.pdf",
+          size: note.length,
+          mediaType: "application/pdf",
+          sha256: sha(note),
+          scanState: "quarantined",
+          review: { decision: "quarantine", reason: "wrong desk", reviewedBy: "mgr", reviewedAt: reviewed.body.reviewedAt },
+          createdBy: "op",
+          createdAt: delivered.createdAt,
+        },
+        {
+          id: appraisal.id,
+          targetType: "item",
+          targetId: ids.desk,
+          classification: "restricted",
+          fileName: "appraisal.pdf",
+          size: photo.length,
+          mediaType: "application/pdf",
+          sha256: sha(photo),
+          scanState: "pending",
+          review: null,
+          createdBy: "admin",
+          createdAt: appraisal.createdAt,
+        },
+      ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
+    // Scan the whole document for what must never leave the database or the store.
+    const text = JSON.stringify(res.body);
+    const rows = await api.read((q) => q.select().from(evidence));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(text).not.toContain(row.storageKey);
+      expect(text).not.toContain(row.envelope.wrappedKey);
+      expect(text).not.toContain(row.envelope.iv);
+    }
+    for (const bytes of [note, photo]) expect(text).not.toContain(bytes.toString("utf8").slice(0, 40));
+    expect(text).not.toContain("storageKey");
+    expect(text).not.toContain("envelope");
   });
 });
 

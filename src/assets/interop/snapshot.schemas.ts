@@ -8,6 +8,7 @@ import { z } from "@hono/zod-openapi";
 import { Movement } from "../kernel/movement.schemas.ts";
 import { WORK_ORDER_KINDS } from "../maintenance/maintenance.states.ts";
 import { financeValueEntries } from "../finance/finance.tables.ts";
+import { CLASSIFICATIONS, SCAN_STATES, TARGET_TYPES } from "../evidence/evidence.states.ts";
 
 /** The spec fixes the snapshot at schema version 1.0 (Versioning 3); unreleased, so 1.0 is what is published now. */
 export const SNAPSHOT_SCHEMA_VERSION = "1.0";
@@ -202,6 +203,36 @@ export const SnapshotEconomicEntry = z
       "(by id, reversals linked both ways), then completed work orders' costs (by id).",
   });
 
+/** A protected evidence file, described: its metadata and plaintext SHA-256, never its bytes or where and how they are stored. */
+export const SnapshotEvidence = z
+  .strictObject({
+    id: z.string(),
+    targetType: z.enum(TARGET_TYPES),
+    targetId: z.string(),
+    classification: z.enum(CLASSIFICATIONS),
+    fileName: z.string(),
+    size: z.number().int().openapi({ description: "Plaintext bytes." }),
+    mediaType: z.string().openapi({ description: "The type the uploader declared." }),
+    sha256: z.string().openapi({ description: "Hex SHA-256 of the plaintext: a copy of the file can be checked against it." }),
+    scanState: z.enum(SCAN_STATES),
+    review: z
+      .strictObject({
+        decision: z.enum(["clean", "quarantine"]),
+        reason: z.string().nullable(),
+        reviewedBy: z.string(),
+        reviewedAt: Ts,
+      })
+      .nullable()
+      .openapi({ description: "The reviewer's decision, if a member has reviewed the file (a scan finding alone is no review)." }),
+    createdBy: z.string().openapi({ description: "The uploader." }),
+    createdAt: Ts,
+  })
+  .openapi("SnapshotEvidence", {
+    description:
+      "Evidence metadata and its plaintext SHA-256. Restricted evidence is included (the snapshot is an ams_admin export with step-up); " +
+      "the bytes, storage location, wrapped data key and IV never are.",
+  });
+
 export const CanonicalSnapshot = z
   .strictObject({
     schemaVersion: z.literal(SNAPSHOT_SCHEMA_VERSION),
@@ -213,6 +244,11 @@ export const CanonicalSnapshot = z
     containment: z.array(SnapshotContainment),
     custody: z.array(SnapshotCustody),
     economicEntries: z.array(SnapshotEconomicEntry),
+    evidence: z.array(SnapshotEvidence).openapi({
+      description:
+        "Every evidence record, by id, as read when its page was read (the spec's sensor evidence: the service holds no sensor readings, " +
+        "so evidence files are the only evidence there is).",
+    }),
     chronology: z.strictObject({
       movements: z.array(SnapshotMovement).openapi({
         description: "Every movement recorded by generatedAt, by (recordedAt, id); corrections are rows of their own linked by `corrects`/`correctedBy`.",
@@ -223,6 +259,8 @@ export const CanonicalSnapshot = z
   .openapi("CanonicalSnapshot", {
     description:
       "A partner's asset data as one portable document, schema version 1.0: assets, identifiers, locations, containment, custody, " +
-      "economic entries and the event and record chronology with its corrections, with provenance. Streamed section by section.",
+      "economic entries, evidence (metadata and SHA-256, restricted included, never bytes or storage keys) and the event and record " +
+      "chronology with its corrections, with provenance. No sensor readings are held by the service, so there is no sensor-reading section. " +
+      "Streamed section by section.",
   });
 export type CanonicalSnapshot = z.infer<typeof CanonicalSnapshot>;

@@ -15,6 +15,7 @@ import { locations } from "../locations/locations.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { shipmentContainers, shipmentItems } from "../transit/transit.tables.ts";
 import { financeValueEntries } from "../finance/finance.tables.ts";
+import { evidence } from "../evidence/evidence.tables.ts";
 import { completedWorkOrderCosts } from "../maintenance/maintenance.service.ts";
 import pkg from "../../../package.json" with { type: "json" };
 import { SNAPSHOT_SCHEMA_VERSION, type CanonicalSnapshot } from "./snapshot.schemas.ts";
@@ -241,6 +242,38 @@ function sections(ctx: TenantCtx, asOf: string) {
         afterId = rows[rows.length - 1]!.id;
       }
     },
+    async *evidence(): AsyncGenerator<Section<"evidence">> {
+      // Named columns only: the storage key and envelope are never even read here.
+      const read = (after: SQL | undefined) =>
+        q()
+          .select({
+            id: evidence.id,
+            targetType: evidence.targetType,
+            targetId: evidence.targetId,
+            classification: evidence.classification,
+            fileName: evidence.fileName,
+            size: evidence.size,
+            mediaType: evidence.declaredType,
+            sha256: evidence.sha256,
+            scanState: evidence.scanState,
+            reviewedBy: evidence.reviewedBy,
+            reviewedAt: evidence.reviewedAt,
+            reviewReason: evidence.reviewReason,
+            createdBy: evidence.createdBy,
+            createdAt: evidence.createdAt,
+          })
+          .from(evidence)
+          .where(after)
+          .orderBy(asc(evidence.id))
+          .limit(PAGE);
+      for await (const rows of pages(read, evidence.id)) {
+        yield rows.map(({ reviewedBy, reviewedAt, reviewReason, ...r }) => ({
+          ...r,
+          // A review ends pending in clean or quarantined (evidence.service reviewEvidence).
+          review: reviewedBy !== null && reviewedAt !== null ? { decision: r.scanState === "clean" ? ("clean" as const) : ("quarantine" as const), reason: reviewReason, reviewedBy, reviewedAt } : null,
+        }));
+      }
+    },
     async *movements(): AsyncGenerator<Section<"chronology">["movements"]> {
       const read = (after: SQL | undefined) =>
         q()
@@ -305,6 +338,7 @@ export async function* snapshotChunks(ctx: TenantCtx, req: SnapshotRequest, coun
   yield* array("containment", s.containment());
   yield* array("custody", s.custody());
   yield* array("economicEntries", s.economicEntries());
+  yield* array("evidence", s.evidence());
   yield `,"chronology":{`;
   yield* array("movements", s.movements(), "");
   yield* array("records", s.records());

@@ -133,7 +133,7 @@ export const ItemCustody = z
 export const ItemHistoryEntry = z
   .object({
     id: Id,
-    kind: z.string().openapi({ description: "registered, activated, updated, identifier_issued, identifier_transitioned" }),
+    kind: z.string().openapi({ description: "registered, activated, updated, identifier_issued, identifier_transitioned, entered_maintenance and left_maintenance (lifecycle active ↔ in_maintenance by work orders), retired, disposed, and the facts workflow cases record" }),
     actorId: z.string(),
     recordedAt: Timestamp,
     reason: z.string().nullable(),

@@ -72,7 +72,7 @@ describe("register, activate, move, consume", () => {
     expect(item).toMatchObject({
       name: "Laptop 1",
       lifecycle: "planned",
-      availability: "available",
+      availability: "unavailable",
       tracking: "serialised",
       quantity: 1,
       condition: "good",
@@ -358,10 +358,12 @@ describe("PATCH /items/{id}", () => {
     const same = await api.patch(path, { expectedVersion: 2, name: "Renamed" });
     expect(same.body.version).toBe(2);
 
-    // Quarantine puts it on hold; releasing makes it available again.
+    // A planned item is unavailable whatever its quality; once active, quarantine puts it on hold and releasing makes it available again.
     const q = await api.patch(path, { expectedVersion: 2, qualityStatus: "quarantined" });
-    expect(q.body).toMatchObject({ qualityStatus: "quarantined", availability: "on_hold" });
-    const r = await api.patch(path, { expectedVersion: q.body.version, qualityStatus: "released" });
+    expect(q.body).toMatchObject({ qualityStatus: "quarantined", availability: "unavailable" });
+    const a = await api.post(`${path}/activate`, {});
+    expect(a.body).toMatchObject({ lifecycle: "active", qualityStatus: "quarantined", availability: "on_hold" });
+    const r = await api.patch(path, { expectedVersion: a.body.version, qualityStatus: "released" });
     expect(r.body).toMatchObject({ qualityStatus: "released", availability: "available" });
 
     const detail = await api.get(path);

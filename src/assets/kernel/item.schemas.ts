@@ -3,11 +3,12 @@ import { z } from "@hono/zod-openapi";
 import { RecordMeta } from "../../platform/http/common-schemas.ts";
 import { MoneyOut } from "../../platform/money/money.ts";
 import { items } from "./kernel.tables.ts";
+import { AVAILABILITIES, LIFECYCLES } from "./lifecycle.ts";
 
 export type ItemRow = typeof items.$inferSelect;
 
-export const LIFECYCLES = ["planned", "active", "in_maintenance", "retired", "disposed", "consumed"] as const;
-export const AVAILABILITIES = ["available", "reserved", "checked_out", "in_transit", "in_maintenance", "on_hold"] as const;
+// The lifecycle and availability lists live with their rules in lifecycle.ts.
+export { AVAILABILITIES, LIFECYCLES };
 export const CONDITIONS = ["new", "good", "fair", "poor", "broken"] as const;
 export const QUALITY_STATUSES = ["released", "quarantined", "on_hold", "rejected"] as const;
 export const OWNERSHIPS = ["owned", "external"] as const;
@@ -31,13 +32,19 @@ export const Item = z
     acquisitionCost: z.union([MoneyOut, z.null()]),
     acquiredOn: z.string().nullable(),
     attributes: z.record(z.string(), z.unknown()),
-    lifecycle: z.enum(LIFECYCLES).openapi({ description: "planned → active ↔ in_maintenance; active → retired → disposed; consumables active → consumed." }),
+    lifecycle: z.enum(LIFECYCLES).openapi({
+      description:
+        "planned → active (activate); active → in_maintenance when one of its work orders is started, back to active when its last open " +
+        "work order (one holding the item) is completed or cancelled; active → retired → disposed; consumables active → consumed. " +
+        "Any other move is 409 state_conflict: an in_maintenance item is not checked out, packed, consumed, retired or disposed of.",
+    }),
     availability: z.enum(AVAILABILITIES).openapi({
       description:
-        "Derived, never set directly (contract §9): in_maintenance, then on_hold (quality status other than released), in_transit, " +
-        "checked_out, reserved (a reservation whose window has started and not ended; the reservations job flips an item within a minute of its window starting — upcoming reservations are listed in the item detail), else available. It describes custody and holds now, " +
-        "not the lifecycle: a planned, retired, disposed or consumed item reads `available` here and is still refused by commands " +
-        "its lifecycle does not allow.",
+        "Derived, never set directly (contract §9), most restrictive first: unavailable (lifecycle planned, retired, disposed or consumed: " +
+        "the item cannot be used whatever its custody, so this outranks everything below), in_maintenance (lifecycle in_maintenance or an " +
+        "open work order holding it), on_hold (quality status other than released, or a quality hold), in_transit, checked_out, reserved " +
+        "(a reservation whose window has started and not ended; the reservations job flips an item within a minute of its window starting — " +
+        "upcoming reservations are listed in the item detail), else available.",
     }),
     locationId: z.string(),
     containerId: z.string().nullable(),

@@ -9,7 +9,7 @@ import { insertRow } from "../../platform/db/prepared.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { itemBlocks, itemHistory, items } from "./kernel.tables.ts";
-import { deriveAvailability, type BlockKind } from "./lifecycle.ts";
+import { assertLifecycleMove, deriveAvailability, type BlockKind, type Lifecycle } from "./lifecycle.ts";
 import type { ItemRow } from "./item.schemas.ts";
 
 /** Fields a command may change; id, version, times, author and availability are the kernel's. */
@@ -77,6 +77,26 @@ export async function changeItem(ctx: TenantCtx, itemId: string, patch: ItemPatc
   await tx.update(items).set({ ...change, version, updatedAt: ctx.nowIso }).where(eq(items.id, itemId));
   markBumped(ctx, itemId);
   return next;
+}
+
+/**
+ * Moves the item's lifecycle to `to` (contract §9; any move the table does not list
+ * is 409 state_conflict) through changeItem, and records it in the item's history as
+ * `kind` with from, to and `data`. Returns the item as stored.
+ */
+export async function moveLifecycle(
+  ctx: TenantCtx,
+  itemId: string,
+  to: Lifecycle,
+  kind: string,
+  data: Record<string, unknown> = {},
+  reason: string | null = null,
+): Promise<ItemRow> {
+  const row = await loadItem(ctx, itemId);
+  assertLifecycleMove(row.lifecycle, to);
+  const saved = await changeItem(ctx, itemId, { lifecycle: to });
+  await recordItemHistory(ctx, itemId, kind, { from: row.lifecycle, to, ...data }, reason);
+  return saved;
 }
 
 /** Appends a non-physical fact about an item (actor = the context's). */

@@ -6,6 +6,7 @@ import { locations } from "../locations/locations.tables.ts";
 import { parties } from "../parties/parties.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
 import { catalogCategories, catalogModels } from "../catalogue/catalogue.tables.ts";
+import { AVAILABILITIES, BLOCK_KINDS, LIFECYCLES } from "./lifecycle.ts";
 
 /**
  * One row per registered asset (a quantity-tracked consumable is one item with a
@@ -31,10 +32,9 @@ export const items = sqliteTable(
     acquisitionCostCurrency: text("acquisition_cost_currency"),
     acquiredOn: text("acquired_on"),
     attributes: text("attributes", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    lifecycle: text("lifecycle", { enum: ["planned", "active", "in_maintenance", "retired", "disposed", "consumed"] }).notNull(),
-    availability: text("availability", {
-      enum: ["available", "reserved", "checked_out", "in_transit", "in_maintenance", "on_hold"],
-    }).notNull(),
+    lifecycle: text("lifecycle", { enum: LIFECYCLES }).notNull(),
+    /** Derived by kernel/lifecycle.ts deriveAvailability, written only by changeItem and insertItem. */
+    availability: text("availability", { enum: AVAILABILITIES }).notNull(),
     locationId: text("location_id")
       .notNull()
       .references(() => locations.id),
@@ -135,7 +135,7 @@ export const itemBlocks = sqliteTable(
     itemId: text("item_id")
       .notNull()
       .references(() => items.id),
-    kind: text("kind", { enum: ["reserved", "checked_out", "in_transit", "maintenance", "hold", "packed"] }).notNull(),
+    kind: text("kind", { enum: BLOCK_KINDS }).notNull(),
     /** The record that holds the block (checkout, shipment, work order, hold). */
     sourceId: text("source_id").notNull(),
     createdAt: text("created_at").notNull(),

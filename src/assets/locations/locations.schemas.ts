@@ -1,7 +1,8 @@
 // Request and response schemas of the location tree.
 import { z } from "@hono/zod-openapi";
 import { Id, ExpectedVersion, freeText, RECORD_STATUSES, RecordStatus, ArchivableRecordMeta } from "../../platform/http/common-schemas.ts";
-import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 
 export const LOCATION_KINDS = ["site", "building", "room", "bin", "vehicle", "other"] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
@@ -59,12 +60,12 @@ export const UpdateLocation = z
 export type UpdateLocation = z.output<typeof UpdateLocation>;
 
 export const ListLocationsQuery = z.strictObject({
-  q: TextFilter.openapi({
+  q: WordFilter.openapi({
     type: "string",
     maxLength: MAX_TEXT_FILTER,
     description:
       "Free text, at most 200 characters: every word must match (as a prefix) a word of the name or the code. " +
-      "Punctuation separates words; text without letters or digits applies no filter.",
+      `Punctuation separates words. ${WORD_FILTER_NOTE}`,
   }),
   kind: csvEnum(LOCATION_KINDS),
   status: csvEnum(RECORD_STATUSES),

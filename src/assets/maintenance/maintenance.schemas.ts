@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CalendarDate, ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
-import { csvEnum, listEnvelope, PageQueryShape, TextFilter } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
+import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 import { Money, MoneyOut } from "../../platform/money/money.ts";
 import { OUTCOMES, WORK_ORDER_KINDS, WORK_ORDER_STATUSES } from "./maintenance.states.ts";
 
@@ -74,7 +75,7 @@ export const WorkOrderDetail = WorkOrder.extend({
 }).openapi("WorkOrderDetail");
 
 export const ListWorkOrdersQuery = z.strictObject({
-  q: TextFilter.openapi({ description: "Words that each begin a word of the title (case and accents ignored); at most 200 characters" }),
+  q: WordFilter.openapi({ description: `Words that each begin a word of the title (case and accents ignored); at most 200 characters. ${WORD_FILTER_NOTE}` }),
   status: csvEnum(WORK_ORDER_STATUSES),
   itemId: Id.optional(),
   ...PageQueryShape,

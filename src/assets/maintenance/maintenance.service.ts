@@ -1,9 +1,11 @@
 // Work orders: maintenance of one item. An order holds its item in maintenance
-// through the kernel's `maintenance` block (the item's lifecycle is never touched)
-// from creation until completion or cancellation, with a maintenance_started and a
-// maintenance_completed movement. Completion consumes the parts used, records
-// labour and cost, and for a recurring order opens the next one. Every command is
-// one write transaction with its history row.
+// through the kernel's `maintenance` block (availability in_maintenance) from
+// creation until completion or cancellation, with a maintenance_started and a
+// maintenance_completed movement. Starting an order moves an active item's lifecycle
+// to in_maintenance; letting go of the last order that holds it moves it back to
+// active (contract §9). Completion consumes the parts used, records labour and cost,
+// and for a recurring order opens the next one. Every command is one write
+// transaction with its history row.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
@@ -16,7 +18,7 @@ import { memberships } from "../../platform/auth/auth.tables.ts";
 import { loadCapabilityConfig } from "../../platform/auth/membership.ts";
 import { effectiveCapabilities } from "../../platform/auth/capabilities.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
-import { changeItem, findItem, loadItem, requireItem } from "../kernel/items.ts";
+import { changeItem, findItem, loadItem, moveLifecycle, requireItem } from "../kernel/items.ts";
 import { clearBlock, hasBlock, setBlock } from "../kernel/blocks.ts";
 import { assertLifecycleMove } from "../kernel/lifecycle.ts";
 import { recordMovement } from "../kernel/movements.ts";
@@ -176,9 +178,16 @@ async function holdItem(ctx: TenantCtx, order: WorkOrderRow): Promise<void> {
   });
 }
 
-/** The order lets its item go (block cleared + maintenance_completed movement); availability is re-derived. */
+/**
+ * The order lets its item go (block cleared + maintenance_completed movement);
+ * availability is re-derived. When no other order holds the item any more, an item
+ * in lifecycle in_maintenance is back in service (active).
+ */
 async function releaseItem(ctx: TenantCtx, order: WorkOrderRow, data: Record<string, unknown>, reason: string | null): Promise<void> {
   const item = await clearBlock(ctx, order.itemId, "maintenance", order.id);
+  if (item.lifecycle === "in_maintenance" && !(await hasBlock(ctx, order.itemId, "maintenance"))) {
+    await moveLifecycle(ctx, order.itemId, "active", "left_maintenance", { workOrderId: order.id, ...data }, reason);
+  }
   await recordMovement(ctx, {
     itemId: order.itemId,
     kind: "maintenance_completed",
@@ -245,7 +254,9 @@ export async function createWorkOrder(ctx: RequestCtx, input: z.output<typeof Cr
 
 /**
  * POST /work-orders/{id}/start: open → in_progress, or paused → in_progress
- * (resumed). An order opened by a recurrence takes hold of its item here.
+ * (resumed). An order opened by a recurrence takes hold of its item here. An active
+ * item goes to lifecycle in_maintenance (contract §9); an item in another lifecycle
+ * keeps it (a planned item may be inspected before it is put into service).
  */
 export async function startWorkOrder(ctx: RequestCtx, id: string, input: z.output<typeof StartWorkOrder>): Promise<WorkOrderDto> {
   return withTx(ctx, async (ctx) => {
@@ -256,6 +267,9 @@ export async function startWorkOrder(ctx: RequestCtx, id: string, input: z.outpu
     const next = await saveWorkOrder(ctx, row, { status: "in_progress", startedAt: row.startedAt ?? ctx.nowIso, holdsItem: true });
     await addEvent(ctx, id, resuming ? "resumed" : "started", {});
     if (!row.holdsItem) await holdItem(ctx, next);
+    if ((await loadItem(ctx, row.itemId)).lifecycle === "active") {
+      await moveLifecycle(ctx, row.itemId, "in_maintenance", "entered_maintenance", { workOrderId: id });
+    }
     return toWorkOrderDto(next, ctx.nowIso);
   });
 }

@@ -278,9 +278,9 @@ describe("cancellation and several orders on one item", () => {
     expect(history).toEqual(["cancelled", "paused", "resumed", "paused", "started", "created"]);
   });
 
-  test("a planned item may be maintained; its lifecycle stays planned", async () => {
+  test("a planned item may be maintained; its lifecycle stays planned and it stays unavailable", async () => {
     const r = await api.create("/work-orders", { itemId: I.planned, kind: "inspection", title: "Inspect on arrival" });
-    expect(await itemRow(I.planned)).toMatchObject({ lifecycle: "planned", availability: "in_maintenance" });
+    expect(await itemRow(I.planned)).toMatchObject({ lifecycle: "planned", availability: "unavailable" });
     await api.post(`/work-orders/${r.id}/cancel`, {});
   });
 
@@ -288,6 +288,84 @@ describe("cancellation and several orders on one item", () => {
     const r = await api.post("/work-orders", { itemId: I.filters, kind: "inspection", title: "Check filters" });
     expectProblem(r, 409, "state_conflict");
     expect(r.body.detail).toContain("consumed");
+  });
+});
+
+describe("lifecycle in_maintenance (contract §9)", () => {
+  const historyOf = async (itemId: string) => (await api.get(`/items/${itemId}`)).body.history as Array<Record<string, any>>;
+
+  test("starting a work order moves an active generator to in_maintenance; completing or cancelling its last open order moves it back", async () => {
+    const generator = (await api.seed.activeAsset({ name: "Generator", locationId: workshop })).id as string;
+    const a = await api.create("/work-orders", { itemId: generator, kind: "repair", title: "Replace fuel pump" });
+    // Opening an order holds the item (availability) but starts nothing: the lifecycle stays active.
+    expect(await itemRow(generator)).toMatchObject({ lifecycle: "active", availability: "in_maintenance" });
+
+    const before = await itemRow(generator);
+    const started = await api.as("ola").post(`/work-orders/${a.id}/start`, {});
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(await itemRow(generator)).toMatchObject({ lifecycle: "in_maintenance", availability: "in_maintenance", version: before.version + 1, updatedAt: clock.now().toISOString() });
+    expect((await historyOf(generator))[0]).toMatchObject({
+      kind: "entered_maintenance",
+      actorId: "ola",
+      recordedAt: clock.now().toISOString(),
+      data: { from: "active", to: "in_maintenance", workOrderId: a.id },
+    });
+    const listed = await api.get("/owned", { query: { lifecycle: "in_maintenance" } });
+    expect(listed.body.items.map((i: { id: string }) => i.id)).toContain(generator);
+    const inMaintenance = (await api.read((q) => q.select().from(items))).filter((i) => i.lifecycle === "in_maintenance").length;
+    expect((await api.get("/summary")).body.byLifecycle.in_maintenance).toBe(inMaintenance);
+
+    // §9 lists only in_maintenance → active: checkout, activation, retirement and consumption are refused.
+    const out = await api.post("/checkouts", { itemId: generator, holder: { kind: "user", id: "vic" }, dueAt: at(DAY) });
+    expectProblem(out, 409, "state_conflict");
+    expect(out.body.detail).toContain("in_maintenance");
+    expectProblem(await api.post(`/items/${generator}/activate`, {}), 409, "state_conflict");
+    const retire = await api.post("/workflow-cases", { type: "lifecycle_disposition", operation: { itemId: generator, action: "retire" } });
+    expectProblem(retire, 409, "state_conflict");
+    expect(retire.body.detail).toContain("in_maintenance");
+    // Moving it is physical, not a lifecycle step: it may go to another bench.
+    const bench = (await api.seed.location({ name: "Bench 2", kind: "room" })).id;
+    expect((await api.post(`/items/${generator}/move`, { toLocationId: bench })).status).toBe(200);
+
+    // A second order, started and paused: the generator stays in maintenance while either is open.
+    const b = await api.create("/work-orders", { itemId: generator, kind: "inspection", title: "Load test" });
+    await api.post(`/work-orders/${b.id}/start`, {});
+    await api.post(`/work-orders/${b.id}/pause`, { reason: "waiting for the load bank" });
+    const doneA = await api.post(`/work-orders/${a.id}/complete`, { outcome: "replaced" });
+    expect(doneA.status, JSON.stringify(doneA.body)).toBe(200);
+    expect(await itemRow(generator)).toMatchObject({ lifecycle: "in_maintenance", availability: "in_maintenance" });
+
+    const cancelled = await api.post(`/work-orders/${b.id}/cancel`, { reason: "load bank unavailable" });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(await itemRow(generator)).toMatchObject({ lifecycle: "active", availability: "available" });
+    expect((await historyOf(generator))[0]).toMatchObject({
+      kind: "left_maintenance",
+      actorId: "ada",
+      reason: "load bank unavailable",
+      data: { from: "in_maintenance", to: "active", workOrderId: b.id },
+    });
+    // Back in service: it can be checked out again.
+    expect((await api.post("/checkouts", { itemId: generator, holder: { kind: "user", id: "vic" }, dueAt: at(DAY) })).status).toBe(201);
+  });
+
+  test("completion moves it back even when a recurrence opens the next order, which holds nothing until started", async () => {
+    const meter = (await api.seed.activeAsset({ name: "Gas meter", locationId: workshop })).id as string;
+    const first = await api.create("/work-orders", { itemId: meter, kind: "calibration", title: "Zero the gas meter", recurrence: { everyDays: 90 } });
+    await api.post(`/work-orders/${first.id}/start`, {});
+    expect((await itemRow(meter)).lifecycle).toBe("in_maintenance");
+    const done = await api.post(`/work-orders/${first.id}/complete`, { outcome: "calibrated" });
+    expect(done.body.nextWorkOrderId).toEqual(expect.any(String));
+    expect(await itemRow(meter)).toMatchObject({ lifecycle: "active", availability: "available" });
+    expect((await historyOf(meter))[0]).toMatchObject({ kind: "left_maintenance", data: { workOrderId: first.id, outcome: "calibrated" } });
+  });
+
+  test("starting an order on an item that is not active leaves its lifecycle alone", async () => {
+    const crate = (await api.seed.asset({ name: "Crate of tools", locationId: workshop })).id as string;
+    const order = await api.create("/work-orders", { itemId: crate, kind: "inspection", title: "Count the tools" });
+    expect((await api.post(`/work-orders/${order.id}/start`, {})).status).toBe(200);
+    expect(await itemRow(crate)).toMatchObject({ lifecycle: "planned", availability: "unavailable" });
+    await api.post(`/work-orders/${order.id}/complete`, { outcome: "passed" });
+    expect(await itemRow(crate)).toMatchObject({ lifecycle: "planned", availability: "unavailable" });
   });
 });
 

@@ -1,7 +1,8 @@
 // Request and response schemas of parties (people and organisations).
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, freeText, RECORD_STATUSES, RecordStatus, ArchivableRecordMeta } from "../../platform/http/common-schemas.ts";
-import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 
 export const PARTY_KINDS = ["person", "organisation"] as const;
 
@@ -35,12 +36,12 @@ export const UpdateParty = z
 export type UpdateParty = z.output<typeof UpdateParty>;
 
 export const ListPartiesQuery = z.strictObject({
-  q: TextFilter.openapi({
+  q: WordFilter.openapi({
     type: "string",
     maxLength: MAX_TEXT_FILTER,
     description:
       "Free text, at most 200 characters: every word must match (as a prefix) a word of the name or the external reference. " +
-      "Text without letters or digits applies no filter.",
+      WORD_FILTER_NOTE,
   }),
   kind: csvEnum(PARTY_KINDS),
   status: csvEnum(RECORD_STATUSES),

@@ -201,6 +201,11 @@ export const Policy = z
     supersededByPolicyId: z.string().nullable(),
     activationReceipt: PolicyActivationReceipt.nullable(),
     version: z.number().int().openapi({ description: "+ 1 per change of the record (revision, submission, decision, supersession)" }),
+    canDecide: z.boolean().openapi({
+      description:
+        "Whether the caller may decide this policy now: it is `in_review`, the caller is not its author and holds policy_approve. " +
+        "For building reviewer controls; a decision still needs a recent AAL2 session (step-up is checked when deciding, not here).",
+    }),
   })
   .openapi("Policy");
 

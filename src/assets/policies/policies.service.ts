@@ -53,7 +53,17 @@ function toReceiptDto(r: ReceiptRow) {
   };
 }
 
-export function toPolicyDto(r: PolicyRow, receipt: ReceiptRow | null | undefined) {
+/**
+ * Whether a decision by the caller would pass the author and capability checks: the
+ * policy is in review, not theirs, and they hold policy_approve (step-up is checked
+ * when deciding).
+ */
+function mayDecide(ctx: RequestCtx, r: PolicyRow): boolean {
+  return r.state === "in_review" && r.createdBy !== ctx.actorId && ctx.capabilities.has("policy_approve");
+}
+
+/** The policy as the caller sees it (`canDecide` is theirs). */
+export function toPolicyDto(ctx: RequestCtx, r: PolicyRow, receipt: ReceiptRow | null | undefined) {
   return {
     id: r.id,
     type: r.type,
@@ -72,6 +82,7 @@ export function toPolicyDto(r: PolicyRow, receipt: ReceiptRow | null | undefined
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     createdBy: r.createdBy,
+    canDecide: mayDecide(ctx, r),
   };
 }
 
@@ -111,12 +122,12 @@ export async function listPolicies(ctx: RequestCtx, q: z.output<typeof ListPolic
       count: (qr: Querier, where: SQL | undefined) => qr.select({ n: count() }).from(policies).where(where),
       position: (row) => ({ t: row.p.updatedAt, i: row.p.id }),
     },
-    (row) => toPolicyDto(row.p, row.r),
+    (row) => toPolicyDto(ctx, row.p, row.r),
   );
 }
 
 /** The policy with its receipt, history and revisions, newest first, from one snapshot. */
-export async function getPolicy(ctx: TenantCtx, id: string) {
+export async function getPolicy(ctx: RequestCtx, id: string) {
   const [rows, receipts, events, revisions] = await readSnapshot(ctx, (q) => [
     q.select().from(policies).where(eq(policies.id, id)),
     q.select().from(policyReceipts).where(eq(policyReceipts.policyId, id)),
@@ -125,7 +136,12 @@ export async function getPolicy(ctx: TenantCtx, id: string) {
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("policy");
-  return { ...toPolicyDto(row, receipts[0]), history: events.map(toEventDto), revisions: revisions.map(toRevisionDto) };
+  return { ...toPolicyDto(ctx, row, receipts[0]), history: events.map(toEventDto), revisions: revisions.map(toRevisionDto) };
+}
+
+/** For the reviewer picker (eligible users): the author of a policy, else 404. */
+export async function policyMakers(ctx: TenantCtx, id: string): Promise<string[]> {
+  return [(await loadPolicy(ctx, id)).createdBy];
 }
 
 // ---------------------------------------------------------------- shared steps

@@ -1,16 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import { Id } from "../../platform/http/common-schemas.ts";
-import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { csvEnum, listEnvelope, PageQueryShape, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
+import { hasSearchWord, NO_SEARCH_WORDS, WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 import { AVAILABILITIES, CONDITIONS, Item, LIFECYCLES, QUALITY_STATUSES } from "../kernel/item.schemas.ts";
 
 /** Query of GET /owned and GET /loaned (spec: "Overview and register"). */
 export const RegisterListQuery = z.strictObject({
-  q: TextFilter.openapi({
+  q: WordFilter.openapi({
     type: "string",
     maxLength: MAX_TEXT_FILTER,
     description:
       "Free text, at most 200 characters. Every word must match (as a prefix) the item's name or serial number, or the value, " +
-      "Digital Link or EPC URI of one of its identifiers. Punctuation separates words; text without letters or digits applies no filter.",
+      `Digital Link or EPC URI of one of its identifiers. Punctuation separates words. ${WORD_FILTER_NOTE}`,
   }),
   lifecycle: csvEnum(LIFECYCLES),
   condition: csvEnum(CONDITIONS),
@@ -51,7 +52,8 @@ export const SearchQuery = z.strictObject({
     .trim()
     .min(1)
     .max(MAX_TEXT_FILTER)
-    .openapi({ description: "1–200 characters; every word must match as a prefix. Text without letters or digits finds nothing." }),
+    .refine(hasSearchWord, NO_SEARCH_WORDS)
+    .openapi({ description: `1–200 characters; every word must match as a prefix. Text without letters or digits is 400 validation_failed ("${NO_SEARCH_WORDS}").` }),
 });
 
 export const SEARCH_TYPES = ["item", "identifier", "location", "party"] as const;

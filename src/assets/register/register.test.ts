@@ -8,6 +8,7 @@ import { type Querier } from "../../platform/db/transactions.ts";
 import type { TenantHandle } from "../../platform/tenancy/tenancy.ts";
 import { AVAILABILITIES, CONDITIONS, LIFECYCLES, QUALITY_STATUSES, type ItemRow } from "../kernel/item.schemas.ts";
 import { items } from "../kernel/kernel.tables.ts";
+import { OUT_OF_USE } from "../kernel/lifecycle.ts";
 import { identifiers } from "../identity/identity.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { locations } from "../locations/locations.tables.ts";
@@ -30,6 +31,7 @@ const C = { tools: id(), it: id() };
 const partyId = id();
 const seeded: ItemRow[] = [];
 const owned = () => seeded.filter((r) => r.ownership === "owned");
+const IN_USE = AVAILABILITIES.filter((a) => a !== "unavailable");
 
 function itemRow(i: number, ownership: ItemRow["ownership"]): ItemRow {
   const at = new Date(START.getTime() - 86_400_000 + Math.floor(i / 3) * 1000).toISOString();
@@ -52,7 +54,8 @@ function itemRow(i: number, ownership: ItemRow["ownership"]): ItemRow {
     acquiredOn: null,
     attributes: { n: i },
     lifecycle: LIFECYCLES[i % LIFECYCLES.length]!,
-    availability: AVAILABILITIES[(i * 7) % AVAILABILITIES.length]!,
+    // As the kernel derives it: an item out of use is unavailable, any other spreads over the rest.
+    availability: OUT_OF_USE.has(LIFECYCLES[i % LIFECYCLES.length]!) ? "unavailable" : IN_USE[(i * 7) % IN_USE.length]!,
     locationId: locs[i % locs.length]!,
     containerId: null,
     version: 1,
@@ -320,7 +323,7 @@ describe("GET /owned filters", () => {
     expect((await walk(`/api/assets/loaned?q=${encodeURIComponent(EXTERNAL_GIAI)}`)).total).toBe(1);
   });
 
-  test("q combines with other filters; FTS syntax is inert; text without words applies no filter", async () => {
+  test("q combines with other filters; FTS syntax is inert; text without words is 400", async () => {
     const expected = owned().filter((r) => r.name.startsWith("Projector Epson") && r.lifecycle === "active");
     const r = await walk(`/api/assets/owned?q=epson&lifecycle=active`);
     expect(r.total).toBe(expected.length);
@@ -330,9 +333,9 @@ describe("GET /owned filters", () => {
     }
     // "epson OR widget" means all three words, so nothing has them all.
     expect((await walk(`/api/assets/owned?q=${encodeURIComponent("epson OR widget")}`)).total).toBe(0);
-    const blank = await walk(`/api/assets/owned?q=${encodeURIComponent(' *"() ')}`);
-    expect(blank.total).toBe(1000);
-    expect(blank.filters).toEqual({});
+    const blank = await env.call("GET", `/api/assets/owned?partnerId=${P}&q=${encodeURIComponent(' *"() ')}`, { token: viewer });
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toEqual([{ path: "/query/q", message: "q has no letters or digits to search for" }]);
     const long = await env.call("GET", `/api/assets/owned?partnerId=${P}&q=${"a".repeat(201)}`, { token: viewer });
     expect(long.status).toBe(400);
     expect(long.body.errors[0].path).toBe("/query/q");
@@ -415,13 +418,13 @@ describe("GET /search", () => {
     expect(r.body.items[0].subtitle).toBe("organisation");
   });
 
-  test("q is required, 1–200 characters; text without words finds nothing", async () => {
+  test("q is required, 1–200 characters; text without words is 400", async () => {
     expect((await env.call("GET", `/api/assets/search?partnerId=${P}`, { token: viewer })).status).toBe(400);
     expect((await env.call("GET", `/api/assets/search?partnerId=${P}&q=%20%20`, { token: viewer })).status).toBe(400);
     expect((await env.call("GET", `/api/assets/search?partnerId=${P}&q=${"x".repeat(201)}`, { token: viewer })).status).toBe(400);
     const punct = await env.call("GET", `/api/assets/search?partnerId=${P}&q=${encodeURIComponent('"*')}`, { token: viewer });
-    expect(punct.status).toBe(200);
-    expect(punct.body).toEqual({ items: [] });
+    expect(punct.status).toBe(400);
+    expect(punct.body.errors).toEqual([{ path: "/query/q", message: "q has no letters or digits to search for" }]);
   });
 });
 

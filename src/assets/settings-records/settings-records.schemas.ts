@@ -29,7 +29,8 @@ export const SettingsRecordsQuery = z.strictObject({
     description:
       "Free text, at most 200 characters. location and party: every word matches (as a prefix) a word of the name or code " +
       "(party: external reference); agreement: as GET /agreements; catalog: case-insensitive substring of the name or code " +
-      "(models: also manufacturer and model number).",
+      "(models: also manufacturer and model number). Blank means no filter; for location and party, text without letters or " +
+      'digits is 400 validation_failed ("q has no letters or digits to search for").',
   }),
   status: csvEnum(RECORD_STATUSES),
   kind: csvEnum(ALL_KINDS).openapi({
@@ -37,6 +38,11 @@ export const SettingsRecordsQuery = z.strictObject({
     description:
       "Comma-separated kinds of the record type: location site…other; party person, organisation; agreement lease…service; " +
       "catalog category, model. A kind of another record type is 400.",
+  }),
+  parentId: Id.optional().openapi({
+    description:
+      "Only the records whose `parentId` is this id: a location's direct children, a category's models (recordType catalog), " +
+      "a party's agreements. Parties and categories have no parent, so none of them match.",
   }),
   ...PageQueryShape,
 });

@@ -8,6 +8,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
+import { hasSearchWord, NO_SEARCH_WORDS } from "../../platform/search/word-filter.ts";
 import { locations } from "../locations/locations.tables.ts";
 import { parties } from "../parties/parties.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
@@ -71,7 +72,16 @@ type Register = typeof locations | typeof parties | typeof agreements | typeof c
  * the record columns every archivable table shares, and its filters applied inside
  * (so FTS and indexes apply per table).
  */
-function project(t: Register, type: string, own: { kind: SQL; name: SQL; code: SQL; parent: SQL }, from: SQL, where: Array<SQL | undefined>): SQL {
+function project(
+  t: Register,
+  type: string,
+  own: { kind: SQL; name: SQL; code: SQL; parent: SQL },
+  from: SQL,
+  where: Array<SQL | undefined>,
+  parentId: string | undefined,
+): SQL {
+  // A register without parents (parties, categories) has a NULL parent: parentId matches none of its records.
+  if (parentId !== undefined) where = [...where, sql`${own.parent} = ${parentId}`];
   return sql`SELECT ${t.id} AS id, ${type} AS record_type, ${own.kind} AS kind, ${own.name} AS name, ${own.code} AS code,
     ${t.status} AS status, ${own.parent} AS parent_id, ${t.version} AS version, ${t.createdAt} AS created_at,
     ${t.updatedAt} AS updated_at, ${t.createdBy} AS created_by FROM ${from}${whereOf(where)}`;
@@ -91,7 +101,7 @@ function recordSource(type: SettingsRecordsQuery["recordType"], q: SettingsRecor
         match ? locationText(match) : undefined,
         statusIn(locations),
         kinds ? inArray(locations.kind, kinds as LocationRow["kind"][]) : undefined,
-      ]);
+      ], q.parentId);
     }
     case "party": {
       const match = text ? ftsMatchQuery(text) : null;
@@ -100,7 +110,7 @@ function recordSource(type: SettingsRecordsQuery["recordType"], q: SettingsRecor
         match ? partyText(match) : undefined,
         statusIn(parties),
         kinds ? inArray(parties.kind, kinds as PartyRow["kind"][]) : undefined,
-      ]);
+      ], q.parentId);
     }
     case "agreement": {
       const name = sql`coalesce(${agreements.reference}, ${parties.name} || ' · ' || ${agreements.kind})`;
@@ -109,20 +119,20 @@ function recordSource(type: SettingsRecordsQuery["recordType"], q: SettingsRecor
         text ? agreementText(text) : undefined,
         statusIn(agreements),
         kinds ? inArray(agreements.kind, kinds as AgreementRow["kind"][]) : undefined,
-      ]);
+      ], q.parentId);
     }
     case "catalog": {
       const arms: SQL[] = [];
       if (!kinds || kinds.includes("category")) {
         const c = catalogCategories;
         const own = { kind: sql`'category'`, name: sql`${c.name}`, code: sql`${c.code}`, parent: NONE };
-        arms.push(project(c, "catalog", own, sql`${c}`, [text ? catalogText(text, sql`${c.name}`, sql`${c.code}`) : undefined, statusIn(c)]));
+        arms.push(project(c, "catalog", own, sql`${c}`, [text ? catalogText(text, sql`${c.name}`, sql`${c.code}`) : undefined, statusIn(c)], q.parentId));
       }
       if (!kinds || kinds.includes("model")) {
         const m = catalogModels;
         const own = { kind: sql`'model'`, name: sql`${m.name}`, code: sql`${m.modelNumber}`, parent: sql`${m.categoryId}` };
         const match = text ? catalogText(text, sql`${m.name}`, sql`${m.modelNumber}`, sql`${m.manufacturer}`) : undefined;
-        arms.push(project(m, "catalog", own, sql`${m}`, [match, statusIn(m)]));
+        arms.push(project(m, "catalog", own, sql`${m}`, [match, statusIn(m)], q.parentId));
       }
       return sql.join(arms, sql` UNION ALL `);
     }
@@ -141,14 +151,16 @@ export async function listSettingsRecords(
   const bad = q.kind?.filter((k) => !allowed.includes(k));
   if (bad?.length) throw invalid("/query/kind", `kinds of ${q.recordType} records are ${allowed.join(", ")}`);
   const kinds = q.kind?.length ? q.kind : undefined;
-  // location and party text goes through FTS: without letters or digits it applies no filter.
-  const textApplies = q.q ? (q.recordType === "location" || q.recordType === "party" ? ftsMatchQuery(q.q) !== null : true) : false;
+  // location and party text goes through FTS: text without a word to search for is a 400, as on /locations and /parties.
+  if (q.q && (q.recordType === "location" || q.recordType === "party") && !hasSearchWord(q.q)) throw invalid("/query/q", NO_SEARCH_WORDS);
+  const textApplies = Boolean(q.q);
   // Echo only: the conditions are built per table inside the record source.
   const filters = new FilterSet()
     .add("recordType", q.recordType)
     .add("q", textApplies ? q.q : undefined)
     .add("status", q.status)
-    .add("kind", kinds);
+    .add("kind", kinds)
+    .add("parentId", q.parentId);
   const source = recordSource(q.recordType, { ...q, q: textApplies ? q.q : undefined }, kinds);
   const { items: records, ...page } = await paginate(
     ctx,

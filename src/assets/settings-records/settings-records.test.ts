@@ -126,6 +126,23 @@ describe("settings records", () => {
     expect((await records("&recordType=catalog&q=tool&status=active")).body.total).toBe(0);
   });
 
+  test("parentId: a location's children, a category's models, a party's agreements; walks page by it", async () => {
+    const byName = async (type: string, name: string) =>
+      ((await records(`&recordType=${type}&limit=200`)).body.records as Array<{ id: string; name: string }>).find((r) => r.name === name)!.id;
+    const wing = await byName("location", "North wing");
+    const children = await records(`&recordType=location&parentId=${wing}`);
+    expect(children.body.filters).toEqual({ recordType: "location", parentId: wing });
+    expect(children.body.records.map((r: { name: string }) => r.name).sort()).toEqual(["Dock", "Store room 1"]);
+    expect(await walk(`&recordType=location&parentId=${wing}`)).toHaveLength(2);
+    const laptops = await byName("catalog", "Laptops");
+    expect((await records(`&recordType=catalog&parentId=${laptops}`)).body.records.map((r: { name: string }) => r.name).sort()).toEqual(["EliteBook 840", "ThinkPad T14"]);
+    const acme = await byName("party", "Acme Leasing");
+    expect((await records(`&recordType=agreement&parentId=${acme}`)).body.total).toBe(2);
+    // Parties have no parent: nothing matches.
+    expect((await records(`&recordType=party&parentId=${acme}`)).body.total).toBe(0);
+    expectFieldError(await records("&recordType=location&parentId=not-an-id"), "/query/parentId");
+  });
+
   test("bad queries are 400 with their path; a cursor is bound to its filters", async () => {
     expectFieldError(await records(""), "/query/recordType");
     expectFieldError(await records("&recordType=item"), "/query/recordType");

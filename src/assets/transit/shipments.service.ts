@@ -4,13 +4,13 @@
 // (`in_transit`, source = the shipment; `packed`, source = its container), the
 // item write (location on receipt or return) and its movements with their §10
 // outbox events.
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, listByUpdate, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
 import { changeItem, loadItem } from "../kernel/items.ts";
 import { clearBlock, setBlock } from "../kernel/blocks.ts";
@@ -39,10 +39,15 @@ import {
   type ShipmentDto,
   type ShipmentRow,
 } from "./transit.records.ts";
+import { NESTED_MAX } from "./transit.schemas.ts";
 import type {
   CreateShipment,
   DispatchShipment,
   HandOffShipment,
+  ListShipmentContainersQuery,
+  ListShipmentContentsQuery,
+  ListShipmentDiscrepanciesQuery,
+  ListShipmentEventsQuery,
   ListShipmentsQuery,
   ReceiveShipment,
   ReportShipmentException,
@@ -51,6 +56,10 @@ import type {
 } from "./transit.schemas.ts";
 
 type ShipmentDetailDto = z.infer<typeof ShipmentDetail>;
+type ContentDto = ReturnType<typeof toContentDto>;
+type DiscrepancyDto = ReturnType<typeof toDiscrepancyDto>;
+type EventDto = ReturnType<typeof toEventDto>;
+type ContainerSummaryDto = Omit<ReturnType<typeof toContainerDto>, "itemIds" | "childContainerIds">;
 
 // ---------------------------------------------------------------- reads
 
@@ -68,41 +77,191 @@ export async function listShipments(ctx: RequestCtx, q: ListShipmentsQuery): Pro
   return listByUpdate(ctx, "GET /shipments", shipments, q, filters, toShipmentDto);
 }
 
-/** The shipment with its container tree, contents, discrepancies and history, from one snapshot. */
+/**
+ * The shipment with its container tree, contents, discrepancies and history, from one
+ * snapshot. Each nested list is bounded (NESTED_MAX, exact count beside it); the
+ * paged routes below hold the rest.
+ */
 export async function getShipment(ctx: TenantCtx, id: string): Promise<ShipmentDetailDto> {
-  const [rows, containers, contents, discrepancies, events] = await readSnapshot(ctx, (q) => [
+  const ofShipment = eq(shipmentItems.shipmentId, id);
+  const ofDiscrepancies = eq(shipmentDiscrepancies.shipmentId, id);
+  const ofEvents = eq(shipmentEvents.shipmentId, id);
+  const [rows, containers, contents, contentCount, packedCounts, discrepancies, discrepancyCount, events, eventCount] = await readSnapshot(ctx, (q) => [
     q.select().from(shipments).where(eq(shipments.id, id)),
+    // Every container row: the depth-first order needs the whole tree; only its first NESTED_MAX nodes are answered.
     q.select().from(shipmentContainers).where(eq(shipmentContainers.shipmentId, id)).orderBy(asc(shipmentContainers.createdAt), asc(shipmentContainers.id)),
-    q.select().from(shipmentItems).where(eq(shipmentItems.shipmentId, id)).orderBy(asc(shipmentItems.packedAt), asc(shipmentItems.id)),
-    q.select().from(shipmentDiscrepancies).where(eq(shipmentDiscrepancies.shipmentId, id)).orderBy(asc(shipmentDiscrepancies.recordedAt), asc(shipmentDiscrepancies.id)),
-    q.select().from(shipmentEvents).where(eq(shipmentEvents.shipmentId, id)).orderBy(desc(shipmentEvents.recordedAt), desc(shipmentEvents.id)),
+    q.select().from(shipmentItems).where(ofShipment).orderBy(asc(shipmentItems.packedAt), asc(shipmentItems.id)).limit(NESTED_MAX),
+    q.select({ n: count() }).from(shipmentItems).where(ofShipment),
+    q
+      .select({ containerId: shipmentItems.containerId, n: count() })
+      .from(shipmentItems)
+      .where(and(ofShipment, eq(shipmentItems.state, "packed")))
+      .groupBy(shipmentItems.containerId),
+    q.select().from(shipmentDiscrepancies).where(ofDiscrepancies).orderBy(asc(shipmentDiscrepancies.recordedAt), asc(shipmentDiscrepancies.id)).limit(NESTED_MAX),
+    q.select({ n: count() }).from(shipmentDiscrepancies).where(ofDiscrepancies),
+    q.select().from(shipmentEvents).where(ofEvents).orderBy(desc(shipmentEvents.recordedAt), desc(shipmentEvents.id)).limit(NESTED_MAX),
+    q.select({ n: count() }).from(shipmentEvents).where(ofEvents),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("shipment");
+  const totalContents = Number(contentCount[0]?.n ?? 0);
+  const itemCounts = new Map(packedCounts.map((r) => [r.containerId, Number(r.n)]));
   return {
     ...toShipmentDto(row),
-    containers: containerTree(containers, contents),
+    containers: containerTree(containers, contents, itemCounts),
+    containerCount: containers.length,
+    containersTruncated: containers.length > NESTED_MAX,
     contents: contents.map(toContentDto),
+    contentCount: totalContents,
+    contentsTruncated: totalContents > contents.length,
     discrepancies: discrepancies.map(toDiscrepancyDto),
+    discrepancyCount: Number(discrepancyCount[0]?.n ?? 0),
+    discrepanciesTruncated: Number(discrepancyCount[0]?.n ?? 0) > discrepancies.length,
     events: events.map(toEventDto),
+    eventCount: Number(eventCount[0]?.n ?? 0),
+    eventsTruncated: Number(eventCount[0]?.n ?? 0) > events.length,
   };
 }
 
-/** Containers depth first (parents before their children), siblings oldest first, each with what is directly in it now. */
-function containerTree(containers: ContainerRow[], contents: ContentRow[]) {
+/**
+ * The first NESTED_MAX containers depth first (parents before their children),
+ * siblings oldest first. A node lists the items among the answer's `contents` packed
+ * directly in it and its children among the answered nodes (a prefix of the depth-first
+ * order, so every answered child's parent is answered too), with exact counts.
+ */
+function containerTree(containers: ContainerRow[], contents: ContentRow[], itemCounts: Map<string, number>) {
   const children = new Map<string | null, ContainerRow[]>();
   for (const c of containers) children.set(c.parentContainerId, [...(children.get(c.parentContainerId) ?? []), c]);
-  const itemsIn = new Map<string, string[]>();
-  for (const e of contents) if (e.state === "packed") itemsIn.set(e.containerId, [...(itemsIn.get(e.containerId) ?? []), e.itemId]);
-  const out: Array<ReturnType<typeof toContainerDto> & { depth: number }> = [];
+  const order: Array<{ c: ContainerRow; depth: number }> = [];
   const visit = (parentId: string | null, depth: number) => {
     for (const c of children.get(parentId) ?? []) {
-      out.push({ ...toContainerDto(c, itemsIn.get(c.id) ?? [], (children.get(c.id) ?? []).map((x) => x.id)), depth });
+      if (order.length >= NESTED_MAX) return;
+      order.push({ c, depth });
       visit(c.id, depth + 1);
     }
   };
   visit(null, 0);
-  return out;
+  const answered = new Set(order.map((o) => o.c.id));
+  const itemsIn = new Map<string, string[]>();
+  for (const e of contents) if (e.state === "packed") itemsIn.set(e.containerId, [...(itemsIn.get(e.containerId) ?? []), e.itemId]);
+  return order.map(({ c, depth }) => {
+    const kids = children.get(c.id) ?? [];
+    return {
+      ...toContainerDto(
+        c,
+        itemsIn.get(c.id) ?? [],
+        kids.filter((k) => answered.has(k.id)).map((k) => k.id),
+        { itemCount: itemCounts.get(c.id) ?? 0, childContainerCount: kids.length },
+      ),
+      depth,
+    };
+  });
+}
+
+/** GET /shipments/{id}/contents: every content of the shipment, newest packed first ((packedAt, id) descending). */
+export async function listShipmentContents(ctx: RequestCtx, id: string, q: ListShipmentContentsQuery): Promise<Page<ContentDto>> {
+  await loadShipment(ctx, id);
+  const filters = new FilterSet()
+    .add("containerId", q.containerId, (v) => eq(shipmentItems.containerId, v))
+    .add("state", q.state, (v) => inArray(shipmentItems.state, v));
+  return paginate(
+    ctx,
+    {
+      // The shipment is part of the route the cursor is bound to: one shipment's cursor is refused on another's.
+      route: `GET /shipments/${id}/contents`,
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: shipmentItems.packedAt,
+      orderId: shipmentItems.id,
+      where: filters.where(eq(shipmentItems.shipmentId, id)),
+      page: (qr, where, orderBy, limit) => qr.select().from(shipmentItems).where(where).orderBy(...orderBy).limit(limit),
+      count: (qr, where) => qr.select({ n: count() }).from(shipmentItems).where(where),
+      position: (r) => ({ t: r.packedAt, i: r.id }),
+    },
+    toContentDto,
+  );
+}
+
+/** GET /shipments/{id}/discrepancies: every discrepancy of the shipment, newest first ((recordedAt, id) descending). */
+export async function listShipmentDiscrepancies(ctx: RequestCtx, id: string, q: ListShipmentDiscrepanciesQuery): Promise<Page<DiscrepancyDto>> {
+  await loadShipment(ctx, id);
+  const filters = new FilterSet()
+    .add("kind", q.kind, (v) => inArray(shipmentDiscrepancies.kind, v))
+    .add("itemId", q.itemId, (v) => eq(shipmentDiscrepancies.itemId, v));
+  return paginate(
+    ctx,
+    {
+      route: `GET /shipments/${id}/discrepancies`,
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: shipmentDiscrepancies.recordedAt,
+      orderId: shipmentDiscrepancies.id,
+      where: filters.where(eq(shipmentDiscrepancies.shipmentId, id)),
+      page: (qr, where, orderBy, limit) => qr.select().from(shipmentDiscrepancies).where(where).orderBy(...orderBy).limit(limit),
+      count: (qr, where) => qr.select({ n: count() }).from(shipmentDiscrepancies).where(where),
+      position: (r) => ({ t: r.recordedAt, i: r.id }),
+    },
+    toDiscrepancyDto,
+  );
+}
+
+/** GET /shipments/{id}/events: the shipment's whole history, newest first ((recordedAt, id) descending). */
+export async function listShipmentEvents(ctx: RequestCtx, id: string, q: ListShipmentEventsQuery): Promise<Page<EventDto>> {
+  await loadShipment(ctx, id);
+  const filters = new FilterSet().add("kind", q.kind, (v) => inArray(shipmentEvents.kind, v));
+  return paginate(
+    ctx,
+    {
+      route: `GET /shipments/${id}/events`,
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: shipmentEvents.recordedAt,
+      orderId: shipmentEvents.id,
+      where: filters.where(eq(shipmentEvents.shipmentId, id)),
+      page: (qr, where, orderBy, limit) => qr.select().from(shipmentEvents).where(where).orderBy(...orderBy).limit(limit),
+      count: (qr, where) => qr.select({ n: count() }).from(shipmentEvents).where(where),
+      position: (r) => ({ t: r.recordedAt, i: r.id }),
+    },
+    toEventDto,
+  );
+}
+
+/**
+ * GET /shipments/{id}/containers: every container of the shipment as a list of
+ * contract §7 ((updatedAt, id) descending), each with the exact counts of what is
+ * directly in it (correlated counts over shipment_items_container_idx and
+ * shipment_containers_parent_idx) instead of id lists.
+ */
+export async function listShipmentContainers(ctx: RequestCtx, id: string, q: ListShipmentContainersQuery): Promise<Page<ContainerSummaryDto>> {
+  await loadShipment(ctx, id);
+  const filters = new FilterSet()
+    .add("parentContainerId", q.parentContainerId, (v) => eq(shipmentContainers.parentContainerId, v))
+    .add("state", q.state, (v) => inArray(shipmentContainers.state, v));
+  // Conditions built with eq() render table-qualified columns, so the outer row is named unambiguously.
+  const counts = {
+    itemCount: sql<number>`(SELECT count(*) FROM ${shipmentItems} WHERE ${and(eq(shipmentItems.containerId, shipmentContainers.id), eq(shipmentItems.state, "packed"))})`,
+    childContainerCount: sql<number>`(SELECT count(*) FROM shipment_containers AS child WHERE ${eq(sql`child.parent_container_id`, shipmentContainers.id)})`,
+  };
+  return paginate(
+    ctx,
+    {
+      route: `GET /shipments/${id}/containers`,
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      ...updatedOrder(shipmentContainers),
+      where: filters.where(eq(shipmentContainers.shipmentId, id)),
+      page: (qr, where, orderBy, limit) => qr.select({ c: shipmentContainers, ...counts }).from(shipmentContainers).where(where).orderBy(...orderBy).limit(limit),
+      position: (r) => ({ t: r.c.updatedAt, i: r.c.id }),
+    },
+    (r) => {
+      const { itemIds: _i, childContainerIds: _c, ...summary } = toContainerDto(r.c, [], [], { itemCount: Number(r.itemCount), childContainerCount: Number(r.childContainerCount) });
+      return summary;
+    },
+  );
 }
 
 // ---------------------------------------------------------------- POST /shipments

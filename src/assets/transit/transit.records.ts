@@ -2,14 +2,14 @@
 // most one new version per transaction (a command touching a container three
 // times still makes one version), the history, the aggregation movements, and
 // the row → DTO mappings.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
-import { db, txScoped, writer } from "../../platform/db/transactions.ts";
+import { db, readSnapshot, txScoped, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { recordMovement } from "../kernel/movements.ts";
 import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItems, shipments } from "./transit.tables.ts";
-import type { SHIPMENT_EVENT_KINDS, ShipmentContainer } from "./transit.schemas.ts";
+import { NESTED_MAX, type SHIPMENT_EVENT_KINDS, type ShipmentContainer } from "./transit.schemas.ts";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type ContainerRow = typeof shipmentContainers.$inferSelect;
@@ -44,7 +44,13 @@ export function toShipmentDto(r: ShipmentRow) {
 }
 export type ShipmentDto = ReturnType<typeof toShipmentDto>;
 
-export function toContainerDto(r: ContainerRow, itemIds: string[], childContainerIds: string[]): z.infer<typeof ShipmentContainer> {
+/** The container with the ids an answer embeds and the exact counts of what is directly in it. */
+export function toContainerDto(
+  r: ContainerRow,
+  itemIds: string[],
+  childContainerIds: string[],
+  counts: { itemCount: number; childContainerCount: number },
+): z.infer<typeof ShipmentContainer> {
   return {
     id: r.id,
     shipmentId: r.shipmentId,
@@ -54,7 +60,9 @@ export function toContainerDto(r: ContainerRow, itemIds: string[], childContaine
     code: r.code,
     state: r.state,
     itemIds,
+    itemCount: counts.itemCount,
     childContainerIds,
+    childContainerCount: counts.childContainerCount,
     version: r.version,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -143,14 +151,31 @@ export async function packedInShipment(ctx: TenantCtx, shipmentId: string): Prom
     .orderBy(asc(shipmentItems.packedAt), asc(shipmentItems.id));
 }
 
-/** The container as its routes show it: with what is directly inside it now. */
+/**
+ * The container as its routes show it: the first NESTED_MAX items and child
+ * containers directly inside it now, with their exact counts, read in one snapshot.
+ */
 export async function containerDto(ctx: TenantCtx, id: string) {
-  const row = await loadContainer(ctx, id);
-  const [inside, children] = [await packedIn(ctx, id), await childrenOf(ctx, id)];
+  const packedHere = and(eq(shipmentItems.containerId, id), eq(shipmentItems.state, "packed"));
+  const [rows, inside, itemCount, children, childCount] = await readSnapshot(ctx, (q) => [
+    q.select().from(shipmentContainers).where(eq(shipmentContainers.id, id)),
+    q.select({ itemId: shipmentItems.itemId }).from(shipmentItems).where(packedHere).orderBy(asc(shipmentItems.packedAt), asc(shipmentItems.id)).limit(NESTED_MAX),
+    q.select({ n: count() }).from(shipmentItems).where(packedHere),
+    q
+      .select({ id: shipmentContainers.id })
+      .from(shipmentContainers)
+      .where(eq(shipmentContainers.parentContainerId, id))
+      .orderBy(asc(shipmentContainers.createdAt), asc(shipmentContainers.id))
+      .limit(NESTED_MAX),
+    q.select({ n: count() }).from(shipmentContainers).where(eq(shipmentContainers.parentContainerId, id)),
+  ] as const);
+  const row = rows[0];
+  if (!row) throw notFound("container");
   return toContainerDto(
     row,
     inside.map((c) => c.itemId),
     children.map((c) => c.id),
+    { itemCount: Number(itemCount[0]?.n ?? 0), childContainerCount: Number(childCount[0]?.n ?? 0) },
   );
 }
 

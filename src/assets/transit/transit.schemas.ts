@@ -7,6 +7,10 @@ import { CONTAINER_KINDS, CONTAINER_STATES, EXCEPTION_KINDS, SHIPMENT_STATES } f
 
 /** Items or containers one command names, at most (contract §12 batch writes). */
 export const BATCH_MAX = 100;
+/** Rows of a nested list one answer embeds at most (containers, contents, a container's ids); the rest page. */
+export const NESTED_MAX = 200;
+export const CONTENT_STATES = ["packed", "received", "returned", "lost"] as const;
+export const DISCREPANCY_KINDS = ["missing", "damaged", "unexpected"] as const;
 
 const Reference = freeText(120);
 const Note = freeText(2000, { min: 0, multiline: true });
@@ -68,21 +72,42 @@ export const ShipmentContainer = z
     state: z.enum(CONTAINER_STATES).openapi({
       description: "open (nothing put in yet) → packed (something put in; a repack keeps it) → unpacked (emptied by unpacking, receipt or return; takes nothing more).",
     }),
-    itemIds: z.array(z.string()).openapi({ description: "Items packed in it now (directly)" }),
-    childContainerIds: z.array(z.string()).openapi({ description: "Containers inside it now (directly)" }),
+    itemIds: z.array(z.string()).openapi({
+      description:
+        `Items packed in it now (directly), first packed first, at most ${NESTED_MAX}; all of them page through ` +
+        "`GET /shipments/{id}/contents?containerId=<this id>&state=packed`.",
+    }),
+    itemCount: z.number().int().openapi({ description: "Exact number of items packed in it now (directly)." }),
+    childContainerIds: z.array(z.string()).openapi({
+      description:
+        `Containers inside it now (directly), oldest first, at most ${NESTED_MAX}; all of them page through ` +
+        "`GET /shipments/{id}/containers?parentContainerId=<this id>`.",
+    }),
+    childContainerCount: z.number().int().openapi({ description: "Exact number of containers inside it now (directly)." }),
     version: z.number().int(),
   })
   .openapi("ShipmentContainer");
 
 export const ShipmentContainerNode = ShipmentContainer.extend({
+  itemIds: z.array(z.string()).openapi({
+    description:
+      "Items packed in it now (directly) among this answer's `contents` (so at most 200 across all nodes); `itemCount` is exact.",
+  }),
+  childContainerIds: z.array(z.string()).openapi({
+    description: "Containers inside it now (directly) among this answer's `containers`; `childContainerCount` is exact.",
+  }),
   depth: z.number().int().openapi({ description: "0 for a top-level container, 1 inside one, …" }),
 }).openapi("ShipmentContainerNode");
+
+export const ShipmentContainerSummary = ShipmentContainer.omit({ itemIds: true, childContainerIds: true }).openapi("ShipmentContainerSummary", {
+  description: "A container in a list: its counts instead of id lists (page the ids with the contents and containers routes).",
+});
 
 export const ShipmentContent = z
   .object({
     itemId: z.string(),
     containerId: z.string().openapi({ description: "The container it is packed in (or travelled in, once received or returned)" }),
-    state: z.enum(["packed", "received", "returned", "lost"]).openapi({
+    state: z.enum(CONTENT_STATES).openapi({
       description: "packed: in its container (in transit once the shipment is dispatched); received; returned (to sender); lost (a loss accepted by a workflow case).",
     }),
     packedAt: Timestamp,
@@ -99,7 +124,7 @@ export const ShipmentDiscrepancy = z
   .object({
     id: z.string(),
     itemId: z.string().openapi({ description: "As the receipt named it; for `unexpected`, possibly no item of the register" }),
-    kind: z.enum(["missing", "damaged", "unexpected"]),
+    kind: z.enum(DISCREPANCY_KINDS),
     note: z.string().nullable(),
     recordedAt: Timestamp,
     recordedBy: z.string(),
@@ -137,10 +162,30 @@ export const ShipmentEvent = z
   .openapi("ShipmentEvent");
 
 export const ShipmentDetail = Shipment.extend({
-  containers: z.array(ShipmentContainerNode).openapi({ description: "The container tree, depth first (each parent before its children), oldest first among siblings" }),
-  contents: z.array(ShipmentContent).openapi({ description: "Every item packed in it and not unpacked before dispatch, in packing order" }),
-  discrepancies: z.array(ShipmentDiscrepancy).openapi({ description: "What receipts found wrong, oldest first" }),
-  events: z.array(ShipmentEvent).openapi({ description: "The shipment's history (its containers' too), newest first" }),
+  containers: z.array(ShipmentContainerNode).openapi({
+    description:
+      `The container tree, depth first (each parent before its children), oldest first among siblings: its first ${NESTED_MAX} nodes. ` +
+      "All containers page through `GET /shipments/{id}/containers`.",
+  }),
+  containerCount: z.number().int().openapi({ description: "Exact number of the shipment's containers." }),
+  containersTruncated: z.boolean().openapi({ description: `True when the shipment has more than ${NESTED_MAX} containers.` }),
+  contents: z.array(ShipmentContent).openapi({
+    description:
+      `Items packed in it and not unpacked before dispatch, in packing order: the first ${NESTED_MAX}. ` +
+      "All of them page through `GET /shipments/{id}/contents`.",
+  }),
+  contentCount: z.number().int().openapi({ description: "Exact number of the shipment's contents (packed, received, returned or lost)." }),
+  contentsTruncated: z.boolean().openapi({ description: `True when the shipment has more than ${NESTED_MAX} contents.` }),
+  discrepancies: z.array(ShipmentDiscrepancy).openapi({
+    description: `What receipts found wrong, oldest first: the first ${NESTED_MAX}. All of them page through \`GET /shipments/{id}/discrepancies\`.`,
+  }),
+  discrepancyCount: z.number().int().openapi({ description: "Exact number of the shipment's discrepancies." }),
+  discrepanciesTruncated: z.boolean().openapi({ description: `True when the shipment has more than ${NESTED_MAX} discrepancies.` }),
+  events: z.array(ShipmentEvent).openapi({
+    description: `The shipment's history (its containers' too), newest first: the latest ${NESTED_MAX}. All of it pages through \`GET /shipments/{id}/events\`.`,
+  }),
+  eventCount: z.number().int().openapi({ description: "Exact number of the shipment's history lines." }),
+  eventsTruncated: z.boolean().openapi({ description: `True when the history has more than ${NESTED_MAX} lines.` }),
 }).openapi("ShipmentDetail");
 
 // ---------------------------------------------------------------- list
@@ -152,6 +197,37 @@ export const ListShipmentsQuery = z.strictObject({
 });
 export type ListShipmentsQuery = z.output<typeof ListShipmentsQuery>;
 export const ShipmentList = listEnvelope(Shipment, "ShipmentList");
+
+export const ListShipmentContentsQuery = z.strictObject({
+  containerId: Id.optional().openapi({ description: "Only what is (or travelled) directly in this container" }),
+  state: csvEnum(CONTENT_STATES),
+  ...PageQueryShape,
+});
+export type ListShipmentContentsQuery = z.output<typeof ListShipmentContentsQuery>;
+export const ShipmentContentList = listEnvelope(ShipmentContent, "ShipmentContentList");
+
+export const ListShipmentContainersQuery = z.strictObject({
+  parentContainerId: Id.optional().openapi({ description: "Only the containers directly inside this one" }),
+  state: csvEnum(CONTAINER_STATES),
+  ...PageQueryShape,
+});
+export type ListShipmentContainersQuery = z.output<typeof ListShipmentContainersQuery>;
+export const ShipmentContainerList = listEnvelope(ShipmentContainerSummary, "ShipmentContainerList");
+
+export const ListShipmentDiscrepanciesQuery = z.strictObject({
+  kind: csvEnum(DISCREPANCY_KINDS),
+  itemId: Id.optional().openapi({ description: "Only the discrepancies of this item id (as the receipt named it)" }),
+  ...PageQueryShape,
+});
+export type ListShipmentDiscrepanciesQuery = z.output<typeof ListShipmentDiscrepanciesQuery>;
+export const ShipmentDiscrepancyList = listEnvelope(ShipmentDiscrepancy, "ShipmentDiscrepancyList");
+
+export const ListShipmentEventsQuery = z.strictObject({
+  kind: csvEnum(SHIPMENT_EVENT_KINDS),
+  ...PageQueryShape,
+});
+export type ListShipmentEventsQuery = z.output<typeof ListShipmentEventsQuery>;
+export const ShipmentEventList = listEnvelope(ShipmentEvent, "ShipmentEventList");
 
 // ---------------------------------------------------------------- commands
 

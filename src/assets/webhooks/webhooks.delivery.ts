@@ -19,7 +19,7 @@ import { outbox } from "../../platform/outbox/outbox.tables.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { raiseAlert, webhookFailingCondition } from "../alerts/alerts.service.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
-import { checkWebhookUrl } from "./webhook-url.ts";
+import { checkWebhookUrl, pinnedTarget } from "./webhook-url.ts";
 import { signatureOf, webhookKeyOrNull } from "./webhook-secret.ts";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -230,15 +230,20 @@ export async function attemptDelivery(
 
 async function send(ctx: TenantCtx, url: string, delivery: DeliveryRow, secret: string): Promise<SendResult> {
   // Checked again at every attempt: the name may have been re-pointed since the endpoint was saved.
-  const verdict = await checkWebhookUrl(url, ctx.deps.config.webhookAllowPrivate);
+  const verdict = await checkWebhookUrl(url, ctx.deps.config.webhookAllowPrivate, ctx.deps.resolveHost);
   if (!verdict.ok) return { statusCode: null, error: "address_refused", durationMs: 0, retryAfterMs: null };
+  // The connection goes to the first address of the answer just checked, not to whatever a second
+  // lookup would say (DNS rebinding): the URL carries that address, the Host header and, for https,
+  // the TLS server name (SNI, and the name the certificate is verified against) keep the URL's name.
+  const target = pinnedTarget(url, verdict.addresses[0]!);
   const timestamp = Math.floor(ctx.deps.clock.now().getTime() / 1000);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await ctx.deps.fetch(url, {
+    const res = await ctx.deps.fetch(target.url, {
       method: "POST",
       headers: {
+        Host: target.host,
         "Content-Type": "application/json",
         "User-Agent": "svc-ams-webhooks/1",
         "X-SVC-AMS-Delivery": delivery.id,
@@ -250,6 +255,7 @@ async function send(ctx: TenantCtx, url: string, delivery: DeliveryRow, secret: 
       // A redirect is an answer (non-2xx), never followed: it could lead to an address refused above.
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      ...(target.serverName ? { tls: { serverName: target.serverName } } : {}),
     });
     const durationMs = elapsed();
     const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get("retry-after"), ctx.deps.clock.now()) : null;

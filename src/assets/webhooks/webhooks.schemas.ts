@@ -11,7 +11,7 @@ const Url = z
   .openapi({
     format: "uri",
     description:
-      "https (http only with WEBHOOK_ALLOW_PRIVATE=1); every address the host resolves to must be public (no loopback, private, link-local or metadata ranges) unless WEBHOOK_ALLOW_PRIVATE=1.",
+      "https (http only with WEBHOOK_ALLOW_PRIVATE=1), no credentials or fragment; the host must resolve, and every address it resolves to must be public unless WEBHOOK_ALLOW_PRIVATE=1: no loopback, private, CGNAT, link-local (metadata), unique-local, multicast, documentation or reserved range, nor an IPv6 form carrying such an IPv4 (IPv4-mapped, -compatible, -translated, 6to4, Teredo, NAT64 64:ff9b::/96; the local-use NAT64 64:ff9b:1::/48 is refused whole). Checked again before every attempt, which connects to the first address of that same answer (no second lookup); Host, SNI and the certificate check use the URL's name.",
     example: "https://hooks.example.com/ams",
   });
 
@@ -78,7 +78,13 @@ export const WebhookAttempt = z
     statusCode: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null on timeout, network error or a refused address" }),
     durationMs: z.number().int(),
     outcome: z.enum(["succeeded", "retrying", "failed"]),
-    error: z.enum(["timeout", "network", "address_refused"]).nullable(),
+    error: z
+      .enum(["timeout", "network", "address_refused"])
+      .nullable()
+      .openapi({
+        description:
+          "Why no status: `timeout` (10 s), `network` (connection, TLS handshake or certificate failure), `address_refused` (the host did not resolve, or resolved to an address webhooks may not reach, at this attempt's check; nothing was sent)",
+      }),
     nextAttemptAt: Timestamp.nullable().openapi({ description: "When the delivery is retried (outcome retrying); null otherwise" }),
   })
   .openapi("WebhookAttempt");

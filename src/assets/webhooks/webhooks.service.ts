@@ -53,7 +53,7 @@ export function toAttemptDto(r: AttemptRow & { eventId: string; eventType: strin
 }
 
 async function assertUrl(ctx: TenantCtx, url: string): Promise<void> {
-  const verdict = await checkWebhookUrl(url, ctx.deps.config.webhookAllowPrivate);
+  const verdict = await checkWebhookUrl(url, ctx.deps.config.webhookAllowPrivate, ctx.deps.resolveHost);
   if (!verdict.ok) throw invalid("/body/url", verdict.reason);
 }
 

@@ -262,10 +262,13 @@ describe("URLs resolving to private ranges are refused unless allowed", () => {
 
   test("every resolved address is checked: one private address among public ones refuses the name", async () => {
     const resolveTo = (addresses: string[]) => async () => addresses;
-    expect(await checkWebhookUrl("https://hooks.example.com/x", false, resolveTo(["93.184.216.34", "2606:2800:220:1::1"]))).toEqual({ ok: true });
+    expect(await checkWebhookUrl("https://hooks.example.com/x", false, resolveTo(["93.184.216.34", "2606:2800:220:1::1"]))).toEqual({
+      ok: true,
+      addresses: ["93.184.216.34", "2606:2800:220:1::1"],
+    });
     expect((await checkWebhookUrl("https://hooks.example.com/x", false, resolveTo(["93.184.216.34", "10.0.0.7"]))).ok).toBe(false);
     expect((await checkWebhookUrl("https://hooks.example.com/x", false, resolveTo([]))).ok).toBe(false);
-    expect(await checkWebhookUrl("http://127.0.0.1/x", true)).toEqual({ ok: true });
+    expect(await checkWebhookUrl("http://127.0.0.1/x", true)).toEqual({ ok: true, addresses: ["127.0.0.1"] });
     for (const a of ["127.0.0.1", "10.0.0.1", "169.254.169.254", "::1", "fc00::1", "fe80::1", "::ffff:10.0.0.1", "64:ff9b::7f00:1", "::"]) {
       expect(isRefusedAddress(a), a).toBe(true);
     }

@@ -1,9 +1,10 @@
-// Deciding a case. The checks run in this order: the case exists and the caller may
-// see it (404) → the caller is not its maker (403 maker_cannot_decide, whatever their
-// role) → the caller holds the type's decide capability (403) → expectedVersion
-// (409 version_conflict) → the case is pending (409 state_conflict). The route has
-// already required a recent AAL2 session and an Idempotency-Key, so a replay
-// returns the first outcome without deciding again.
+// Deciding a case. The route has already required one of the types' decide
+// capabilities (403 before anything is read, contract §5), a recent AAL2 session and
+// an Idempotency-Key, so a replay returns the first outcome without deciding again.
+// Then: the case exists and the caller may see it (404) → the caller is not its
+// maker (403 maker_cannot_decide, whatever their role) → the caller holds this
+// type's decide capability (403) → expectedVersion (409 version_conflict) → the
+// case is pending (409 state_conflict).
 //
 // Approval re-validates the operation and applies it inside a savepoint of the
 // request's transaction. When it no longer applies (the item moved, the checkout

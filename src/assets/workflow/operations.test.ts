@@ -191,7 +191,7 @@ describe("overdue_custody_escalation", () => {
     const after = await itemRow(item.id);
     expect(detail.state).toBe("returned");
     expect(detail.events[0]).toMatchObject({ kind: "written_off", actorId: "mgr" });
-    expect(after).toMatchObject({ lifecycle: "disposed", availability: "available" });
+    expect(after).toMatchObject({ lifecycle: "disposed", availability: "unavailable" });
     expect(done.applicationReceipt.records).toEqual([
       { recordType: "checkout", recordId: checkout.id, version: detail.version },
       { recordType: "item", recordId: item.id, version: after.version },

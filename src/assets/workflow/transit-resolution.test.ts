@@ -104,7 +104,7 @@ describe("transit_exception_resolution", () => {
     expect(shipment.contents.map((c: any) => [c.itemId, c.state])).toEqual(expect.arrayContaining([[itemIds[0], "lost"], [itemIds[1], "packed"]]));
     expect(shipment.discrepancies).toEqual([expect.objectContaining({ itemId: itemIds[0], kind: "missing" })]);
     const lost = await itemRow(itemIds[0]!);
-    expect(lost).toMatchObject({ lifecycle: "disposed", availability: "available" });
+    expect(lost).toMatchObject({ lifecycle: "disposed", availability: "unavailable" });
     expect((await itemRow(itemIds[1]!)).availability).toBe("in_transit");
     expect(done.applicationReceipt.records).toEqual([
       { recordType: "shipment", recordId: shipmentId, version: shipment.version },

@@ -77,6 +77,11 @@ export const WorkflowCase = z
     // Unions, not .nullable(): the OpenAPI generator drops null from a nullable $ref.
     decision: z.union([CaseDecision, z.null()]),
     applicationReceipt: z.union([ApplicationReceipt, z.null()]),
+    canDecide: z.boolean().openapi({
+      description:
+        "Whether the caller may decide this case now: it is pending, the caller is not its maker and holds its type's decide capability. " +
+        "For building reviewer controls; a decision still needs a recent AAL2 session (step-up is checked when deciding, not here).",
+    }),
   })
   .openapi("WorkflowCase");
 

@@ -19,7 +19,8 @@ export type CaseRow = typeof workflowCases.$inferSelect;
 export type CaseDto = z.infer<typeof WorkflowCase>;
 export type CaseDetailDto = z.infer<typeof WorkflowCaseDetail>;
 
-export function toCaseDto(r: CaseRow): CaseDto {
+/** The case as the caller sees it (`canDecide` is theirs). */
+export function toCaseDto(ctx: RequestCtx, r: CaseRow): CaseDto {
   return {
     id: r.id,
     type: r.type,
@@ -32,6 +33,7 @@ export function toCaseDto(r: CaseRow): CaseDto {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     createdBy: r.createdBy,
+    canDecide: mayDecide(ctx, r),
   };
 }
 
@@ -50,6 +52,21 @@ function visibleTo(ctx: RequestCtx): SQL {
 
 export function mayView(ctx: RequestCtx, row: CaseRow): boolean {
   return row.createdBy === ctx.actorId || reviewableTypes(ctx).includes(row.type);
+}
+
+/**
+ * Whether a decision by the caller would pass the maker and capability checks: the
+ * case is pending, not theirs, and they hold its type's decide capability. Step-up
+ * is left to the decision itself (the session's age is not a property of the case).
+ */
+export function mayDecide(ctx: RequestCtx, row: CaseRow): boolean {
+  const op = operationOf(row.type);
+  return row.state === "pending" && row.createdBy !== ctx.actorId && op !== undefined && ctx.capabilities.has(op.decideCapability);
+}
+
+/** For the reviewer picker (eligible users): the maker of a case the caller may see, else 404. */
+export async function caseMakers(ctx: RequestCtx, id: string): Promise<string[]> {
+  return [(await loadVisibleCase(ctx, id)).createdBy];
 }
 
 /** The type's module; a stored type without one (never written by this service) is a 409. */
@@ -73,7 +90,7 @@ export async function listCases(ctx: RequestCtx, q: z.output<typeof ListWorkflow
     .add("state", q.state, (v) => inArray(workflowCases.state, v))
     .add("type", q.type, (v) => inArray(workflowCases.type, v))
     .add("createdBy", q.createdBy, (v) => eq(workflowCases.createdBy, v));
-  return listByUpdate(ctx, "GET /workflow-cases", workflowCases, q, filters, toCaseDto, visibleTo(ctx));
+  return listByUpdate(ctx, "GET /workflow-cases", workflowCases, q, filters, (r) => toCaseDto(ctx, r), visibleTo(ctx));
 }
 
 export async function getCase(ctx: RequestCtx, id: string): Promise<CaseDetailDto> {
@@ -81,7 +98,7 @@ export async function getCase(ctx: RequestCtx, id: string): Promise<CaseDetailDt
   const [rows, history] = await readSnapshot(ctx, (q) => [q.select().from(workflowCases).where(eq(workflowCases.id, id)), historyQuery(q, id)] as const);
   const row = rows[0];
   if (!row || !mayView(ctx, row)) throw notFound("workflow case");
-  return { ...toCaseDto(row), history: history.map(toHistoryDto) };
+  return { ...toCaseDto(ctx, row), history: history.map(toHistoryDto) };
 }
 
 /** For other modules (evidence targets): whether a case with this id exists, whoever may see it. */
@@ -132,11 +149,11 @@ export async function createCase(ctx: RequestCtx, input: z.output<typeof CreateW
 }
 
 /** The case and its history as stored in the open transaction. */
-export async function caseDetail(ctx: TenantCtx, id: string): Promise<CaseDetailDto> {
+export async function caseDetail(ctx: RequestCtx, id: string): Promise<CaseDetailDto> {
   const q = db(ctx);
   const row = (await q.select().from(workflowCases).where(eq(workflowCases.id, id)))[0];
   if (!row) throw notFound("workflow case");
-  return { ...toCaseDto(row), history: (await historyQuery(q, id)).map(toHistoryDto) };
+  return { ...toCaseDto(ctx, row), history: (await historyQuery(q, id)).map(toHistoryDto) };
 }
 
 /** Saves a decided case: version + 1, updatedAt = now. */

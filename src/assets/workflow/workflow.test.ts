@@ -70,9 +70,9 @@ describe("an operator proposes disposing of a projector", () => {
     expect(item.version).toBe(itemVersion);
   });
 
-  test("the same operator's approval is 403 maker_cannot_decide, even with a fresh step-up", async () => {
+  test("the same operator's approval is 403: an operator holds no decide capability (checked before the case is read)", async () => {
     clock.advance(MIN);
-    expectProblem(await op.post(`/workflow-cases/${caseId}/decision`, { decision: "approve", reason: "fine", expectedVersion: 1 }), 403, "maker_cannot_decide");
+    expectProblem(await op.post(`/workflow-cases/${caseId}/decision`, { decision: "approve", reason: "fine", expectedVersion: 1 }), 403, "capability_denied");
   });
 
   test("an admin who made a case cannot decide it either: the rule is about the maker, not the role", async () => {
@@ -252,7 +252,8 @@ describe("who sees which cases", () => {
     expect(asOp.body.items.every((c: any) => c.createdBy === "op")).toBe(true);
     expect(asOp.body.items.map((c: any) => c.id)).not.toContain(mine.id);
     expectProblem(await op.get(`/workflow-cases/${mine.id}`), 404, "not_found");
-    expectProblem(await op.post(`/workflow-cases/${mine.id}/decision`, { decision: "approve", reason: "x", expectedVersion: 1 }), 404, "not_found");
+    // Deciding needs a decide capability first (contract §5: before the case is looked up).
+    expectProblem(await op.post(`/workflow-cases/${mine.id}/decision`, { decision: "approve", reason: "x", expectedVersion: 1 }), 403, "capability_denied");
     const asMgr = await mgr.get("/workflow-cases", { query: { state: "pending" } });
     expect(asMgr.body.items.map((c: any) => c.id)).toContain(mine.id);
     expect(asMgr.body.filters).toEqual({ state: ["pending"] });

@@ -10,7 +10,7 @@ export const getCatalogCategory = defineRoute({
   operationId: "getCatalogCategory",
   summary: "Read a catalogue category with its models",
   description:
-    "Beyond the spec.",
+    "Beyond the spec. The category with at most its first 200 models by name, the exact `modelCount` and `modelsTruncated`; every model pages through `GET /settings/records?recordType=catalog&kind=model&parentId=<id>`.",
   tags: ["Master data"],
   auth: "session",
   capability: "ams_view",

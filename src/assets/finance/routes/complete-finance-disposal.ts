@@ -12,7 +12,7 @@ export const completeFinanceDisposal = defineRoute({
   description:
     "`id` is the asset, already `disposed` through its lifecycle (409 state_conflict otherwise). Its carrying amount in the book on `valueDate` (Σ debit − credit of its entries) is derecognised by one `disposal` credit entry (none when it is zero); " +
     "`gainOrLoss` = `proceeds` − carrying amount (outcome gain, loss or nil). Once per asset and book (409); no entry of the asset may be valued after `valueDate` (409); the book must be active on the active policy, `periodId` an open period of it containing `valueDate`, `proceeds` in its currency. " +
-    "Later depreciation runs skip the asset.",
+    "Later depreciation runs skip the asset. A negative carrying amount (only entries from before the carrying-amount rule can leave one) is 409 carrying_amount_below_floor.",
   tags: ["Finance"],
   auth: "session",
   capability: "finance_approve",

@@ -10,7 +10,7 @@ export const createNrvReview = defineRoute({
   summary: "Review an asset's carrying amount against its net realisable value",
   description:
     "Takes the asset's carrying amount in the book on `valueDate` (Σ debit − credit of its entries up to it) and compares it with `netRealisableValue` (book currency, 400 otherwise). When NRV is lower, the difference is proposed as an `impairment` credit: a pending `finance_value_entry` workflow case (every proposal rule applies: active book 409 book_inactive, its policy 409 policy_mismatch / policy_inactive, an open period 409 period_closed containing valueDate 400), approved by another member holding finance_approve. " +
-    "Otherwise nothing is proposed. The review is recorded either way.",
+    "Otherwise nothing is proposed: never on a carrying amount of zero or less, and never more than the carrying amount (NRV is at least zero); an impairment that entries valued after `valueDate` would leave below zero is 409 carrying_amount_below_floor. The review is recorded either way.",
   tags: ["Finance"],
   auth: "session",
   capability: "finance_propose",

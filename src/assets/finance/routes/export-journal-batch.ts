@@ -10,7 +10,7 @@ export const exportJournalBatch = defineRoute({
   operationId: "exportJournalBatch",
   summary: "Export a journal batch",
   description:
-    "Answers the batch serialised for a general ledger import (`format` csv, the default: RFC 4180 with columns batch_id, posting_date (the period's last day), line, account, account_name, debit, credit, currency and a closing TOTAL row) and records the export: the batch becomes `exported`, `exportCount` grows by one, `exportedAt`/`exportedBy` name the latest. Exporting again answers the same document.",
+    "Answers the batch serialised for a general ledger import (`format` csv, the default: RFC 4180 with columns batch_id, posting_date (the period's last day), line, account, account_name, debit, credit, currency and a closing TOTAL row; a cell a spreadsheet would run as a formula gets a leading apostrophe unless it is a plain decimal number) and records the export: the batch becomes `exported`, `exportCount` grows by one, `exportedAt`/`exportedBy` name the latest. Exporting again answers the same document.",
   tags: ["Finance"],
   auth: "session",
   capability: "finance_approve",

@@ -12,7 +12,8 @@ export const reverseFinanceValueEntry = defineRoute({
   description:
     "Appends an entry of the same book, asset, kind, amount and currency on the other side, whose `reversesEntryId` names the original; nothing is edited or deleted. " +
     "It posts into `periodId` (default the original's period), which must be an open period of the book (409 period_closed), on `valueDate` (default the original's when in that period, else the period's first day). " +
-    "An entry is reversed once; a reversal and a depreciation entry (corrected by change-estimate) are not reversed (409 state_conflict). Step-up required. Answers the reversal.",
+    "An entry is reversed once and a reversal is not reversed (409 state_conflict). A depreciation entry's reversal keeps its `profileId` (a later change of estimate re-spreads the amount; runs do not post the month again). " +
+    "Reversing a debit (acquisition, addition) is a credit: while depreciation or other credits posted against it would leave the asset's carrying amount below zero on any date, it is 409 carrying_amount_below_floor (figures in the problem); reverse those first. Step-up required. Answers the reversal.",
   tags: ["Finance"],
   auth: "session",
   capability: "finance_approve",

@@ -24,6 +24,7 @@ export const issueIdentifier = defineRoute({
   auth: "session",
   capability: "ams_operate",
   body: IssueIdentifier,
+  scannerFields: ["/body/value"],
   file: import.meta.path,
   responses: { 201: { description: "The issued identifier", schema: Identifier, headers: LocationHeader } },
   handler: async (ctx, { body, query }) => {

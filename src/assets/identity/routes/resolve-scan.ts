@@ -18,6 +18,7 @@ export const resolveScan = defineRoute({
   capability: "ams_view",
   idempotency: "none",
   body: ResolveScan,
+  scannerFields: ["/body/raw"],
   file: import.meta.path,
   problems: [404],
   responses: { 200: { description: "What the scan names", schema: ScanResolution } },

@@ -9,8 +9,9 @@ export const getInteroperabilitySnapshot = defineRoute({
   operationId: "getInteroperabilitySnapshot",
   summary: "Canonical snapshot of the partner's asset data",
   description:
-    "Schema version 1.0 (the `CanonicalSnapshot` component, JSON Schema 2020-12): locations, assets, identifiers, containment, custody, economic entries and " +
-    "the movement and record chronology with corrections, plus provenance (who asked, when, which service release). The body is streamed section by section " +
+    "Schema version 1.0 (the `CanonicalSnapshot` component, JSON Schema 2020-12): locations, assets, identifiers, containment, custody, economic entries, " +
+    "evidence (metadata and plaintext SHA-256 of every file, restricted ones included; never bytes, storage keys or key material; the service holds no sensor " +
+    "readings) and the movement and record chronology with corrections, plus provenance (who asked, when, which service release). The body is streamed section by section " +
     "in pages, so a large partner's snapshot is never held in memory; records are read in id or (recordedAt, id) order and the chronology stops at " +
     "`provenance.generatedAt`. Step-up required. For a snapshot to fetch later, POST /interoperability/jobs with format `snapshot`.",
   tags: ["Interoperability"],

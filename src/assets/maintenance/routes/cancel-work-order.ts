@@ -10,7 +10,7 @@ export const cancelWorkOrder = defineRoute({
   operationId: "cancelWorkOrder",
   summary: "Cancel a work order",
   description:
-    "Beyond the spec (contract §9): open or paused → cancelled (else 409 state_conflict naming the status). The item is let go: a `maintenance_completed` movement with data.cancelled = true. A recurring order opens no next one.",
+    "Beyond the spec (contract §9): open or paused → cancelled (else 409 state_conflict naming the status). The item is let go: a `maintenance_completed` movement with data.cancelled = true; when no other open order holds it, an item in lifecycle `in_maintenance` is back to `active` (item history `left_maintenance`). A recurring order opens no next one.",
   tags: ["Maintenance"],
   auth: "session",
   capability: "ams_operate",

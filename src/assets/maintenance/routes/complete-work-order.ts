@@ -13,7 +13,7 @@ export const completeWorkOrder = defineRoute({
     "in_progress or paused → completed (else 409 state_conflict naming the status). Records the outcome, labour (minutes per member, default the caller), cost as stated and nextDueOn.",
     "Each part is a quantity-tracked item consumed as POST /items/{id}/consume would: quantity down, a `consumed` movement (data.workOrderId), lifecycle consumed at 0;",
     "an unknown or serialised part, the maintained item itself or a part listed twice is 400 at its /body/parts/{i}/itemId; a part that is not active, is checked out, packed or in transit, or has too few on hand is 409, and nothing is consumed.",
-    "The item is let go (maintenance_completed movement) and becomes available unless something else holds it.",
+    "The item is let go (maintenance_completed movement) and becomes available unless something else holds it; when no other open order holds it, an item in lifecycle `in_maintenance` is back to `active` (item history `left_maintenance`).",
     "A recurring order opens the next order: due at the end of nextDueOn (UTC) when given, else recurrence.everyDays after now; it holds the item only once started.",
   ].join(" "),
   tags: ["Maintenance"],

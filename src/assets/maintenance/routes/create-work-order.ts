@@ -10,7 +10,7 @@ export const createWorkOrder = defineRoute({
   operationId: "createWorkOrder",
   summary: "Open a work order for an item",
   description: [
-    "Creates an `open` order that holds the item in maintenance from now on (availability in_maintenance; the item's lifecycle is not changed) and writes a `maintenance_started` movement.",
+    "Creates an `open` order that holds the item in maintenance from now on (availability in_maintenance, unless the item is out of use and so unavailable; the lifecycle changes only when the order is started) and writes a `maintenance_started` movement.",
     "An unknown item is 400 at /body/itemId; a disposed or consumed item is 409 state_conflict.",
     "`assigneeUserId` must be an active member holding ams_operate (400 at /body/assigneeUserId otherwise). `dueAt` must be in the future.",
     "With `recurrence`, completing the order opens the next one.",

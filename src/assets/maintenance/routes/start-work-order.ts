@@ -10,7 +10,8 @@ export const startWorkOrder = defineRoute({
   operationId: "startWorkOrder",
   summary: "Start or resume work",
   description:
-    "Beyond the spec: open → in_progress (started) or paused → in_progress (resumed); any other status is 409 state_conflict naming it. An order opened by a recurrence takes hold of its item here (maintenance_started movement).",
+    "Beyond the spec: open → in_progress (started) or paused → in_progress (resumed); any other status is 409 state_conflict naming it. An order opened by a recurrence takes hold of its item here (maintenance_started movement). " +
+    "An `active` item moves to lifecycle `in_maintenance` (contract §9; item history `entered_maintenance`); an item in another lifecycle keeps it.",
   tags: ["Maintenance"],
   auth: "session",
   capability: "ams_operate",

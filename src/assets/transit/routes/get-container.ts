@@ -9,7 +9,9 @@ export const getContainer = defineRoute({
   path: "/containers/{id}",
   operationId: "getContainer",
   summary: "Read a shipment container and what is directly in it",
-  description: "Beyond the spec: the Location of a created container. The whole tree is on `GET /shipments/{id}`.",
+  description:
+    "Beyond the spec: the Location of a created container. At most 200 item ids and 200 child container ids beside exact `itemCount` and " +
+    "`childContainerCount`; the rest pages through `GET /shipments/{id}/contents?containerId=` and `GET /shipments/{id}/containers?parentContainerId=`.",
   tags: ["Transit"],
   auth: "session",
   capability: "ams_view",

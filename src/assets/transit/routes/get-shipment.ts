@@ -9,7 +9,10 @@ export const getShipment = defineRoute({
   path: "/shipments/{id}",
   operationId: "getShipment",
   summary: "Read a shipment with its containers, contents, discrepancies and history",
-  description: "Beyond the spec: the Location of a created shipment. One read snapshot: the container tree, contents and history agree.",
+  description:
+    "Beyond the spec: the Location of a created shipment. One read snapshot: the container tree, contents and history agree. " +
+    "Every nested list is bounded at 200 rows with its exact count and a `…Truncated` flag (the shipment commands answer the same shape); " +
+    "the rest pages through `GET /shipments/{id}/containers`, `/contents`, `/discrepancies` and `/events`.",
   tags: ["Transit"],
   auth: "session",
   capability: "ams_view",

@@ -1,5 +1,6 @@
 // Every typed operation a workflow case may carry, one module each. Adding a type
 // is one module and one line here.
+import type { Capability } from "../../../platform/auth/capabilities.ts";
 import type { WorkflowOperation } from "./operation.ts";
 import { lifecycleDisposition } from "./lifecycle-disposition.ts";
 import { externalPropertyReturn } from "./external-property-return.ts";
@@ -28,3 +29,11 @@ export function operationOf(type: string): WorkflowOperation | undefined {
 }
 
 export const WORKFLOW_TYPES = OPERATIONS.map((o) => o.type) as [string, ...string[]];
+
+const distinct = (caps: Capability[]) => [...new Set(caps)] as [Capability, ...Capability[]];
+
+/** Every type's propose capability: holding none of them, a member cannot propose any case. */
+export const PROPOSE_CAPABILITIES = distinct(OPERATIONS.map((o) => o.proposeCapability));
+
+/** Every type's decide capability: holding none of them, a member cannot decide any case. */
+export const DECIDE_CAPABILITIES = distinct(OPERATIONS.map((o) => o.decideCapability));

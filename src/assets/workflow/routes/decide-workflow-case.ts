@@ -2,6 +2,7 @@ import { defineRoute } from "../../../platform/http/define-route.ts";
 import { problemBody } from "../../../platform/errors/app-error.ts";
 import { CaseIdParams, DecideWorkflowCase, WorkflowCaseDetail } from "../workflow.schemas.ts";
 import { decideCase } from "../decision.ts";
+import { DECIDE_CAPABILITIES } from "../operations/registry.ts";
 
 export const decideWorkflowCase = defineRoute({
   family: "assets",
@@ -11,7 +12,9 @@ export const decideWorkflowCase = defineRoute({
   summary: "Approve or reject a pending workflow case",
   description: [
     "Recent AAL2 session required (403 step_up_required) and an Idempotency-Key: a replay returns the original outcome.",
-    "404 unless the caller may see the case; never its maker, whatever their role (403 maker_cannot_decide); the caller needs the type's decide capability (ams_review for every type accepted today; 403 capability_denied).",
+    `The caller needs one of the types' decide capabilities (${DECIDE_CAPABILITIES.join(", ")}; 403 capability_denied before the case is looked up).`,
+    "404 unless the caller may see the case (they made it, or hold its type's decide capability: finance_approve for finance_value_entry, ams_review for the other types);",
+    "never its maker, whatever their role (403 maker_cannot_decide); and the case's own type's decide capability (403 capability_denied).",
     "`expectedVersion` must be the case's version (409 version_conflict, nothing changes); the case must be `pending` (409 state_conflict); `reason` must not be blank.",
     "Reject: the case becomes `rejected`, nothing is applied. Approve: the operation is validated again and applied in the same transaction that makes the case `completed`",
     "and attaches `applicationReceipt` (the records changed or created, at their new versions). If it no longer applies, nothing is applied, the case stays `pending`",
@@ -19,8 +22,9 @@ export const decideWorkflowCase = defineRoute({
   ].join(" "),
   tags: ["Workflow cases"],
   auth: "session",
-  // Who may decide depends on the case (its maker never, its type's capability otherwise); the service checks both.
-  capability: "ams_view",
+  // Any type's decide capability passes the route (contract §5: before the case is read); which one
+  // applies depends on the case's type, and its maker never decides: the service checks both.
+  capability: DECIDE_CAPABILITIES,
   stepUp: true,
   idempotency: "required",
   params: CaseIdParams,
