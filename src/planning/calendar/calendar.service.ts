@@ -10,7 +10,7 @@ import { and, asc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import ical, { escape, foldLines, formatDate, ICalEventStatus } from "ical-generator";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { derivePurposeKey, hmacDigest } from "../../platform/crypto/keys.ts";
-import { notFound } from "../../platform/errors/app-error.ts";
+import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { resolveMember } from "../../platform/auth/membership.ts";
 import type { Deps } from "../../platform/deps.ts";
@@ -35,8 +35,8 @@ const MEETING_STATUS: Record<string, ICalEventStatus> = {
 const TODO_STATUS: Record<string, string> = { open: "NEEDS-ACTION", in_progress: "IN-PROCESS", done: "COMPLETED", cancelled: "CANCELLED" };
 
 export interface CalendarLinks {
-  /** Origin and prefix of the API, e.g. `https://api.example/api/planning`. */
-  base: string;
+  /** Origin and prefix of the API on the configured public base URL, e.g. `https://api.example/api/planning`; null when none is configured. */
+  base: string | null;
   partnerId: string;
 }
 
@@ -44,7 +44,7 @@ export interface CalendarLinks {
 const line = (name: string, value: string) => foldLines(`${name}:${value}`);
 const utc = (iso: string) => formatDate(null, new Date(iso), false, false);
 
-function todoOf(row: RecordRow, url: string): string {
+function todoOf(row: RecordRow, url: string | null): string {
   const d = row.data;
   const lines = [
     "BEGIN:VTODO",
@@ -59,7 +59,7 @@ function todoOf(row: RecordRow, url: string): string {
     ...(typeof d.description === "string" && d.description ? [line("DESCRIPTION", escape(d.description, false))] : []),
     line("STATUS", TODO_STATUS[row.state ?? "open"] ?? "NEEDS-ACTION"),
     ...(row.state === "done" ? [line("COMPLETED", utc(row.updatedAt))] : []),
-    line("URL;VALUE=URI", url),
+    ...(url ? [line("URL;VALUE=URI", url)] : []),
     "END:VTODO",
   ];
   return lines.join("\r\n");
@@ -85,7 +85,8 @@ export async function projectCalendarIcs(ctx: ScopeCtx, projectId: string, links
   const exceptions = new Map<string, OccurrenceRow[]>();
   for (const o of await occurrencesOf(ctx, recurring.map((m) => m.id))) exceptions.set(o.meetingId, [...(exceptions.get(o.meetingId) ?? []), o]);
 
-  const link = (path: string) => `${links.base}/projects/${projectId}/${path}?partnerId=${encodeURIComponent(links.partnerId)}`;
+  // Without a configured public base URL the records carry no URL (a relative one is not a URI calendar apps resolve).
+  const link = (path: string) => (links.base === null ? null : `${links.base}/projects/${projectId}/${path}?partnerId=${encodeURIComponent(links.partnerId)}`);
   const cal = ical({ name: project.name, prodId: PRODUCT, description: `Meetings and due work of ${project.name}` });
   for (const raw of meetings) {
     const m = raw as RecordRow;
@@ -143,12 +144,16 @@ const digestOf = (deps: Deps, token: string) => hmacDigest(derivePurposeKey(deps
 export async function issueCalendarFeed(ctx: RequestCtx, projectId: string, links: CalendarLinks) {
   return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "view");
+    const base = links.base;
+    if (base === null) {
+      throw new AppError("public_base_url_not_configured", "calendar feed URLs are built on the service's public base URL, and PUBLIC_BASE_URL is not configured; ask the operator to set it");
+    }
     const revoked = await revokeActive(ctx, projectId);
     const token = randomBytes(32).toString("base64url");
     const id = ctx.deps.newId();
     await writer(ctx).insert(planningCalendarFeeds).values({ id, projectId, userId: ctx.actorId, tokenDigest: digestOf(ctx.deps, token), createdAt: ctx.nowIso, revokedAt: null });
     await recordAudit(ctx, { projectId, recordType: "calendar_feed", recordId: id, action: "issued", data: { revokedPrevious: revoked } });
-    return { id, url: `${links.base}/calendar-feeds/${token}/calendar.ics?partnerId=${encodeURIComponent(links.partnerId)}`, createdAt: ctx.nowIso };
+    return { id, url: `${base}/calendar-feeds/${token}/calendar.ics?partnerId=${encodeURIComponent(links.partnerId)}`, createdAt: ctx.nowIso };
   });
 }
 

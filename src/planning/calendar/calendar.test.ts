@@ -1,9 +1,14 @@
 // The project calendar read by a real iCalendar parser (ical.js): meetings and due
 // work, a changed meeting keeping its UID with a higher SEQUENCE, a cancelled one
 // staying as CANCELLED, a weekly series with a cancelled and a moved occurrence,
-// and the private subscription URL a calendar app fetches without headers.
+// and the private subscription URL a calendar app fetches without headers — built
+// on the configured public base URL, never on the request's Host header.
 import { test, expect, afterAll, beforeAll } from "bun:test";
 import ICAL from "ical.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../../env.ts";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
@@ -145,4 +150,79 @@ test("out of scope: another project's member 404, another partner 403", async ()
   const other = await partnerKit({ env: api.env, partnerId: "rival", family: "planning", users: { rita: "owner" } });
   expectProblem(await api.as("rita").get(`${P()}/calendar.ics`), 403, "partner_access_denied");
   other.close();
+});
+
+test("feed and record URLs are built on PUBLIC_BASE_URL, never on the request's Host header", async () => {
+  const kit = await partnerKit({ family: "planning", envVars: { PUBLIC_BASE_URL: "https://plan.example.com/" }, users: { ada: "admin" } });
+  try {
+    const project = (await kit.create("/projects", { name: "Dock party", timeZone: "UTC" })).id;
+    const meeting = (await kit.create(`/projects/${project}/meetings`, { title: "Walk-through", startsAt: "2026-06-01T07:00:00Z", endsAt: "2026-06-01T08:00:00Z" })).id;
+    // A client (or a proxy passing it on) that names another host.
+    const forged = async (method: string, path: string) => {
+      const res = await kit.env.app.fetch(
+        new Request(`http://attacker.example${kit.url(path)}`, {
+          method,
+          headers: { host: "attacker.example", "x-forwarded-host": "attacker.example", authorization: `Bearer ${await kit.env.token("ada")}`, "idempotency-key": crypto.randomUUID() },
+        }),
+      );
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+    const issued = await forged("POST", `/projects/${project}/calendar-feed`);
+    expect(issued.status, issued.text).toBe(201);
+    const url = JSON.parse(issued.text).url as string;
+    expect(url).toStartWith("https://plan.example.com/api/planning/calendar-feeds/");
+    expect(url).toEndWith("/calendar.ics?partnerId=acme");
+    expect(issued.headers.get("location")).toBe(url);
+
+    const ics = await forged("GET", `/projects/${project}/calendar.ics`);
+    expect(ics.status).toBe(200);
+    expect(ics.text).not.toContain("attacker.example");
+    const [event] = eventsOf(parse(ics.text), meeting);
+    expect(String(prop(event!, "url"))).toBe(`https://plan.example.com/api/planning/projects/${project}/meetings/${meeting}?partnerId=acme`);
+
+    // The feed itself, fetched with a forged Host, links to the configured base too.
+    const u = new URL(url);
+    const viaFeed = await kit.env.app.fetch(new Request(`http://attacker.example${u.pathname}${u.search}`, { headers: { host: "attacker.example" } }));
+    const feedText = await viaFeed.text();
+    expect(viaFeed.status).toBe(200);
+    expect(feedText).not.toContain("attacker.example");
+    expect(feedText.replaceAll("\r\n ", "")).toContain(`URL;VALUE=URI:https://plan.example.com/api/planning/projects/${project}/meetings/${meeting}`);
+  } finally {
+    kit.close();
+  }
+});
+
+test("in production without PUBLIC_BASE_URL no feed URL is issued (409 public_base_url_not_configured) and the export has no URL lines", async () => {
+  const kit = await partnerKit({ family: "planning", envVars: { NODE_ENV: "production" }, users: { ada: "admin" } });
+  try {
+    const project = (await kit.create("/projects", { name: "Dock party", timeZone: "UTC" })).id;
+    await kit.create(`/projects/${project}/meetings`, { title: "Walk-through", startsAt: "2026-06-01T07:00:00Z", endsAt: "2026-06-01T08:00:00Z" });
+    const res = await kit.post(`/projects/${project}/calendar-feed`, {});
+    expectProblem(res, 409, "public_base_url_not_configured");
+    expect(res.body.detail).toContain("PUBLIC_BASE_URL");
+    expect(await kit.read((q) => q.all("select id from planning_calendar_feeds" as never))).toEqual([]);
+    const ics = await kit.get(`/projects/${project}/calendar.ics`);
+    expect(ics.status).toBe(200);
+    expect(String(ics.body)).not.toContain("URL");
+    expect(String(ics.body)).not.toContain("test.local");
+    expect(parse(String(ics.body)).getAllSubcomponents("vevent")).toHaveLength(1);
+  } finally {
+    kit.close();
+  }
+});
+
+test("PUBLIC_BASE_URL is checked at start: an absolute http(s) URL, https in production, no query; its trailing slash dropped", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-base-url-"));
+  try {
+    const base = { TENANTS_DIR: dir, DASHBOARD_JWT_SECRET: "x".repeat(40), DATA_KEK: Buffer.alloc(32, 7).toString("base64"), LOG_LEVEL: "silent" };
+    expect(loadConfig({ ...base, PUBLIC_BASE_URL: "https://plan.example.com/planner/" }).publicBaseUrl).toBe("https://plan.example.com/planner");
+    expect(loadConfig({ ...base, PORT: "8080" }).publicBaseUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ ...base, NODE_ENV: "production" }).publicBaseUrl).toBeUndefined();
+    for (const bad of ["plan.example.com", "ftp://plan.example.com", "https://plan.example.com/?x=1", "https://user:pw@plan.example.com"]) {
+      expect(() => loadConfig({ ...base, PUBLIC_BASE_URL: bad }), bad).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ ...base, NODE_ENV: "production", PUBLIC_BASE_URL: "http://plan.example.com" })).toThrow("https in production");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -55,6 +55,12 @@ export const ReviewChangeSet = z
   .strictObject({ decision: z.enum(["approve", "reject"]), reason: freeText(2000, { multiline: true }), expectedVersion: ExpectedVersion.optional() })
   .openapi("ReviewChangeSet");
 export const ApplyChangeSet = z.strictObject({ expectedVersion: ExpectedVersion.optional() }).openapi("ApplyChangeSet");
+export const SubmitChangeSet = z
+  .strictObject({ reason: freeText(2000, { multiline: true }).optional().openapi({ description: "A note for the reviewers, kept in the state history" }), expectedVersion: ExpectedVersion.optional() })
+  .openapi("SubmitChangeSet");
+export const CancelChangeSet = z
+  .strictObject({ reason: freeText(2000, { multiline: true }).openapi({ description: "Why the proposal is withdrawn" }), expectedVersion: ExpectedVersion.optional() })
+  .openapi("CancelChangeSet");
 
 export const ListChangeSetsQuery = z.strictObject({ state: csvEnum(CHANGE_SET_STATES), ...PageQueryShape });
 
@@ -74,6 +80,10 @@ export const ChangeSet = z
     appliedAt: Timestamp.nullable(),
     appliedBy: z.string().nullable(),
     conflicts: z.array(Conflict).nullable().openapi({ description: "Set when an apply found stale records (state conflicted)" }),
+    cancellation: z
+      .object({ reason: z.string(), cancelledBy: z.string(), cancelledAt: Timestamp })
+      .nullable()
+      .openapi({ description: "Set when the set was cancelled (state cancelled): who withdrew it, when and why" }),
     version: z.number().int(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -81,3 +91,16 @@ export const ChangeSet = z
   })
   .openapi("ChangeSet");
 export const ChangeSetList = listEnvelope(ChangeSet, "ChangeSetList");
+
+export const ChangeSetDetail = ChangeSet.extend({
+  history: z
+    .array(
+      z.object({
+        state: z.enum(CHANGE_SET_STATES).openapi({ description: "The state the set entered" }),
+        at: Timestamp,
+        by: z.string().openapi({ description: "Who moved it there" }),
+        reason: z.string().nullable(),
+      }),
+    )
+    .openapi({ description: "Every state the set has been in, oldest first, with actor, server time and reason where given" }),
+}).openapi("ChangeSetDetail");

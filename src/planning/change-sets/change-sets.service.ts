@@ -2,19 +2,20 @@
 // project's event. Created submitted; reviewed by someone other than the author;
 // applied all or nothing against the expected timestamps. A stale timestamp turns
 // the set `conflicted` (committed, with the conflicts) and changes no record.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
-import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
 import { recordAudit } from "../audit/audit.service.ts";
+import { planningAudit } from "../audit/audit.tables.ts";
 import { requireProjectAccess } from "../projects/projects.service.ts";
 import { applyCanonicalChanges, findCanonical } from "../canonical/canonical.service.ts";
 import { planningChangeSets, type StoredConflict } from "./change-sets.tables.ts";
-import type { ApplyChangeSet, CreateChangeSet, ListChangeSetsQuery, ReviewChangeSet } from "./change-sets.schemas.ts";
+import type { ApplyChangeSet, CancelChangeSet, CreateChangeSet, ListChangeSetsQuery, ReviewChangeSet, SubmitChangeSet } from "./change-sets.schemas.ts";
 
 type ChangeSetRow = typeof planningChangeSets.$inferSelect;
 
@@ -32,6 +33,7 @@ export function toChangeSetDto(r: ChangeSetRow) {
     appliedAt: r.appliedAt,
     appliedBy: r.appliedBy,
     conflicts: r.conflicts,
+    cancellation: r.cancelledBy && r.cancelledAt ? { reason: r.cancelReason ?? "", cancelledBy: r.cancelledBy, cancelledAt: r.cancelledAt } : null,
     version: r.version,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -52,9 +54,36 @@ export async function listChangeSets(ctx: RequestCtx, projectId: string, q: z.ou
   return listByUpdate(ctx, `GET /projects/${projectId}/change-sets`, planningChangeSets, q, filters, toChangeSetDto, eq(planningChangeSets.projectId, projectId));
 }
 
+/** The state each audited action of a change set leads to (its state history is its audit trail). */
+const STATE_OF_ACTION: Record<string, ChangeSetRow["state"]> = {
+  drafted: "draft",
+  submitted: "submitted",
+  approved: "approved",
+  rejected: "rejected",
+  applied: "applied",
+  conflicted: "conflicted",
+  cancelled: "cancelled",
+};
+
+/** One change set with its state history (oldest first), read in one snapshot. */
 export async function getChangeSet(ctx: RequestCtx, projectId: string, id: string) {
   await requireProjectAccess(ctx, projectId, "view");
-  return toChangeSetDto(await loadChangeSet(ctx, projectId, id));
+  const [rows, trail] = await readSnapshot(ctx, (q) => [
+    q.select().from(planningChangeSets).where(and(eq(planningChangeSets.id, id), eq(planningChangeSets.projectId, projectId))),
+    q
+      .select()
+      .from(planningAudit)
+      .where(and(eq(planningAudit.recordType, "change_set"), eq(planningAudit.recordId, id)))
+      .orderBy(asc(planningAudit.recordedAt), asc(planningAudit.id)),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound("change set");
+  const history = trail.flatMap((a) => {
+    const state = STATE_OF_ACTION[a.action];
+    const reason = typeof a.data.reason === "string" ? a.data.reason : null;
+    return state ? [{ state, at: a.recordedAt, by: a.actorId, reason }] : [];
+  });
+  return { ...toChangeSetDto(row), history };
 }
 
 export async function createChangeSet(ctx: RequestCtx, projectId: string, input: z.output<typeof CreateChangeSet>) {
@@ -78,10 +107,56 @@ export async function createChangeSet(ctx: RequestCtx, projectId: string, input:
       appliedBy: null,
       appliedAt: null,
       conflicts: null,
+      cancelledBy: null,
+      cancelledAt: null,
+      cancelReason: null,
     };
     await writer(ctx).insert(planningChangeSets).values(row);
     await recordAudit(ctx, { projectId, recordType: "change_set", recordId: row.id, action: row.state === "draft" ? "drafted" : "submitted", data: { title: row.title, operations: row.operations } });
     return toChangeSetDto(row);
+  });
+}
+
+/**
+ * A draft goes up for review (contract §9: `draft` → `submitted`). Only its author
+ * submits it: whoever submits a proposal is its maker, and the maker never reviews
+ * it, so a draft cannot change makers on the way to review.
+ */
+export async function submitChangeSet(ctx: RequestCtx, projectId: string, id: string, input: z.output<typeof SubmitChangeSet>) {
+  return withTx(ctx, async (ctx) => {
+    await requireProjectAccess(ctx, projectId, "edit");
+    const row = await loadChangeSet(ctx, projectId, id);
+    if (row.createdBy !== ctx.actorId) throw new AppError("capability_denied", "only the author of a draft change set submits it");
+    assertVersion("change set", row, input.expectedVersion);
+    if (row.state !== "draft") throw new AppError("state_conflict", `the change set is ${row.state}; only a draft is submitted`, { extras: { currentState: row.state } });
+    const next = await saveVersion(writer(ctx), planningChangeSets, row, { state: "submitted" }, ctx.nowIso);
+    await recordAudit(ctx, { projectId, recordType: "change_set", recordId: id, action: "submitted", data: input.reason === undefined ? {} : { reason: input.reason } });
+    return toChangeSetDto(next);
+  });
+}
+
+/**
+ * Withdraws a draft or submitted set (→ `cancelled`, a final state) with a reason:
+ * its author (planning_edit), or a reviewer (planning_review) for anyone's set.
+ * Reviewed, applied or conflicted sets are past cancelling (409).
+ */
+export async function cancelChangeSet(ctx: RequestCtx, projectId: string, id: string, input: z.output<typeof CancelChangeSet>) {
+  return withTx(ctx, async (ctx) => {
+    await requireProjectAccess(ctx, projectId, "view");
+    const row = await loadChangeSet(ctx, projectId, id);
+    const author = row.createdBy === ctx.actorId && ctx.capabilities.has("planning_edit");
+    if (!author && !ctx.capabilities.has("planning_review")) {
+      throw new AppError("capability_denied", "capability planning_review required to cancel a change set you did not author");
+    }
+    // A reviewer may be a project viewer (as for review); an author withdraws as an editor of the project.
+    if (author && !ctx.capabilities.has("planning_review")) await requireProjectAccess(ctx, projectId, "edit");
+    assertVersion("change set", row, input.expectedVersion);
+    if (row.state !== "draft" && row.state !== "submitted") {
+      throw new AppError("state_conflict", `the change set is ${row.state}; only a draft or submitted one is cancelled`, { extras: { currentState: row.state } });
+    }
+    const next = await saveVersion(writer(ctx), planningChangeSets, row, { state: "cancelled", cancelledBy: ctx.actorId, cancelledAt: ctx.nowIso, cancelReason: input.reason }, ctx.nowIso);
+    await recordAudit(ctx, { projectId, recordType: "change_set", recordId: id, action: "cancelled", data: { reason: input.reason, from: row.state } });
+    return toChangeSetDto(next);
   });
 }
 

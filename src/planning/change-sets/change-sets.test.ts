@@ -1,15 +1,16 @@
 // A price rise told as a story: planned as a change set on the canonical tier,
 // approved by someone other than its author and applied; a second set built on
 // the old timestamp becomes `conflicted` and changes nothing, not even the parts
-// of it that were still fresh.
+// of it that were still fresh. Drafts are submitted by their author; drafts and
+// submitted sets are withdrawn with a reason; the state history tells every move.
 import { test, expect, afterAll, beforeAll } from "bun:test";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
 
 const clock = new MutableClock(new Date("2026-05-04T08:00:00.000Z"));
-// pia applies (admin), max reviews (manager), olga proposes (operator).
-const api = await partnerKit({ family: "planning", clock, tickMs: 1000, users: { pia: "admin", max: "manager", olga: "operator" } });
+// pia applies (admin), max reviews (manager), olga proposes (operator), eve edits too (operator).
+const api = await partnerKit({ family: "planning", clock, tickMs: 1000, users: { pia: "admin", max: "manager", olga: "operator", eve: "operator" } });
 afterAll(() => api.close());
 const olga = api.as("olga");
 const max = api.as("max");
@@ -18,7 +19,11 @@ const P = () => `/projects/${s.project}`;
 
 beforeAll(async () => {
   s.project = (
-    await api.create("/projects", { name: "Jazz night", timeZone: "Europe/Paris", members: [{ userId: "olga", role: "member" }, { userId: "max", role: "member" }] })
+    await api.create("/projects", {
+      name: "Jazz night",
+      timeZone: "Europe/Paris",
+      members: [{ userId: "olga", role: "member" }, { userId: "max", role: "member" }, { userId: "eve", role: "member" }],
+    })
   ).id;
   const event = await api.post(`${P()}/canonical-command`, {
     command: "create_event",
@@ -120,6 +125,74 @@ test("a second rise built on the old timestamp becomes conflicted and changes no
     [s.second, "conflicted"],
     [s.first, "applied"],
   ]);
+});
+
+test("a draft kept with submit: false is submitted by its author, then reviewed; its history tells each move", async () => {
+  const eve = api.as("eve");
+  const draft = await olga.create(`${P()}/change-sets`, { ...raise("38"), submit: false });
+  expect(draft).toMatchObject({ state: "draft", version: 1, cancellation: null });
+  // A draft is not reviewed yet.
+  expectProblem(await max.post(`${P()}/change-sets/${draft.id}/review`, { decision: "approve", reason: "early" }), 409, "state_conflict");
+  // Only its author submits it (another editor, or a reviewer, is refused); a stale version is a conflict.
+  expectProblem(await eve.post(`${P()}/change-sets/${draft.id}/submit`, {}), 403, "capability_denied");
+  expectProblem(await max.post(`${P()}/change-sets/${draft.id}/submit`, {}), 403, "capability_denied");
+  expectProblem(await olga.post(`${P()}/change-sets/${draft.id}/submit`, { expectedVersion: 2 }), 409, "version_conflict");
+  expectFieldError(await olga.post(`${P()}/change-sets/${draft.id}/submit`, { expectedVersion: 1, note: "x" }), "/body/note");
+
+  const submitted = await olga.post(`${P()}/change-sets/${draft.id}/submit`, { expectedVersion: 1, reason: "Ready for review" });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+  expect(submitted.body).toMatchObject({ id: draft.id, state: "submitted", version: 2, createdBy: "olga" });
+  const submittedAt = clock.now().toISOString();
+  expectProblem(await olga.post(`${P()}/change-sets/${draft.id}/submit`, {}), 409, "state_conflict");
+
+  const rejected = await max.post(`${P()}/change-sets/${draft.id}/review`, { decision: "reject", reason: "Too steep", expectedVersion: 2 });
+  expect(rejected.body).toMatchObject({ state: "rejected", version: 3 });
+  const read = await olga.get(`${P()}/change-sets/${draft.id}`);
+  expect(read.body.history).toEqual([
+    { state: "draft", at: draft.createdAt, by: "olga", reason: null },
+    { state: "submitted", at: submittedAt, by: "olga", reason: "Ready for review" },
+    { state: "rejected", at: clock.now().toISOString(), by: "max", reason: "Too steep" },
+  ]);
+});
+
+test("cancelling: the author withdraws a submitted set, a reviewer anyone's draft; reviewed sets are past it", async () => {
+  const eve = api.as("eve");
+  const mine = await olga.create(`${P()}/change-sets`, raise("36"));
+  // Another editor without planning_review may not withdraw it; a reason is required.
+  expectProblem(await eve.post(`${P()}/change-sets/${mine.id}/cancel`, { reason: "not yours" }), 403, "capability_denied");
+  expectFieldError(await olga.post(`${P()}/change-sets/${mine.id}/cancel`, {}), "/body/reason");
+  expectProblem(await olga.post(`${P()}/change-sets/${mine.id}/cancel`, { reason: "x", expectedVersion: 3 }), 409, "version_conflict");
+
+  const cancelled = await olga.post(`${P()}/change-sets/${mine.id}/cancel`, { reason: "Superseded by the autumn pricing", expectedVersion: 1 });
+  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  expect(cancelled.body).toMatchObject({
+    state: "cancelled",
+    version: 2,
+    cancellation: { reason: "Superseded by the autumn pricing", cancelledBy: "olga", cancelledAt: clock.now().toISOString() },
+  });
+  // Cancelled is final: no review, apply, submit or second cancel.
+  expectProblem(await max.post(`${P()}/change-sets/${mine.id}/review`, { decision: "approve", reason: "late" }), 409, "state_conflict");
+  expectProblem(await olga.post(`${P()}/change-sets/${mine.id}/cancel`, { reason: "again" }), 409, "state_conflict");
+  expectProblem(await olga.post(`${P()}/change-sets/${mine.id}/submit`, {}), 409, "state_conflict");
+  expectProblem(await api.post(`${P()}/change-sets/${mine.id}/apply`, {}), 409, "state_conflict");
+
+  // A reviewer withdraws someone else's draft.
+  const draft = await eve.create(`${P()}/change-sets`, { ...raise("37"), submit: false });
+  const byReviewer = await max.post(`${P()}/change-sets/${draft.id}/cancel`, { reason: "Duplicate of the price rise" });
+  expect(byReviewer.body).toMatchObject({ state: "cancelled", cancellation: { cancelledBy: "max", reason: "Duplicate of the price rise" } });
+  expect((await eve.get(`${P()}/change-sets/${draft.id}`)).body.history.map((h: any) => [h.state, h.by, h.reason])).toEqual([
+    ["draft", "eve", null],
+    ["cancelled", "max", "Duplicate of the price rise"],
+  ]);
+
+  // An approved set is past cancelling.
+  const approved = await olga.create(`${P()}/change-sets`, raise("39"));
+  await max.post(`${P()}/change-sets/${approved.id}/review`, { decision: "approve", reason: "ok" });
+  expectProblem(await olga.post(`${P()}/change-sets/${approved.id}/cancel`, { reason: "changed my mind" }), 409, "state_conflict");
+  expect((await olga.get(`${P()}/change-sets/${approved.id}`)).body.state).toBe("approved");
+
+  const list = await olga.get(`${P()}/change-sets`, { query: { state: "cancelled" } });
+  expect(list.body.items.map((c: any) => c.id).sort()).toEqual([mine.id, draft.id].sort());
 });
 
 test("two changes within one millisecond still get distinct timestamps", async () => {

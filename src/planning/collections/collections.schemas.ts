@@ -5,6 +5,7 @@ import { z } from "@hono/zod-openapi";
 import { CalendarDate, ExpectedVersion, Id, Instant, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { TimeZone } from "../canonical/canonical.schemas.ts";
+import { RECURRENCE_BOUNDS, ruleProblem } from "../meetings/recurrence.ts";
 
 export const MAX_BATCH = 100;
 
@@ -19,7 +20,15 @@ const Title = freeText(300);
 const Text = freeText(4000, { min: 0, multiline: true });
 const UserId = freeText(255).openapi({ description: "A member of the project" });
 const Scale = z.number().int().min(1).max(5);
-const RRULE = /^FREQ=(SECONDLY|MINUTELY|HOURLY|DAILY|WEEKLY|MONTHLY|YEARLY)(;[A-Z]+=[A-Za-z0-9,:+-]+)*$/;
+/** A meeting's RRULE value, read strictly (its series, which needs startsAt, is checked as the meeting is stored). */
+const Recurrence = z
+  .string()
+  .max(500)
+  .superRefine((value, ctx) => {
+    const problem = ruleProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({ description: RECURRENCE_BOUNDS, example: "FREQ=WEEKLY;BYDAY=MO;COUNT=10" });
 
 export const ResourceParams = z.strictObject({ projectId: Id, resourceId: Id });
 
@@ -115,7 +124,7 @@ const MeetingShape = {
   startsAt: Instant,
   endsAt: Instant.openapi({ description: "After startsAt" }),
   location: freeText(500).optional(),
-  recurrence: z.string().max(500).regex(RRULE, "must be an RFC 5545 RRULE value such as FREQ=WEEKLY;BYDAY=MO").optional(),
+  recurrence: Recurrence.optional(),
   attendeeUserIds: z.array(UserId).max(200).optional(),
   departmentId: Id.optional(),
 };

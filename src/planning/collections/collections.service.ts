@@ -14,6 +14,7 @@ import { membersOf, requireProjectAccess, type ProjectRow, type ScopeCtx } from 
 import { planningRecordPeople, planningRecords, type CollectionName } from "./collections.tables.ts";
 import { DEFS, toRecordDto, type CollectionDef, type RecordRow } from "./collections.defs.ts";
 import { assertRecordMove } from "./collections.states.ts";
+import { seriesProblem } from "../meetings/recurrence.ts";
 
 export { toRecordDto, type RecordRow };
 type Data = Record<string, unknown>;
@@ -76,7 +77,7 @@ interface CheckScope {
 }
 
 /** 400s of a record as it would be stored: references, people, and rules between fields. */
-async function checkData(ctx: TenantCtx, def: CollectionDef, scope: CheckScope, data: Data, path: string): Promise<void> {
+async function checkData(ctx: TenantCtx, def: CollectionDef, scope: CheckScope, data: Data, path: string, previous: Data | null = null): Promise<void> {
   const projectId = scope.project.id;
   for (const field of def.personFields) {
     const v = data[field];
@@ -91,6 +92,12 @@ async function checkData(ctx: TenantCtx, def: CollectionDef, scope: CheckScope, 
     throw invalid(`${path}/dueAt`, "must not be before startsAt");
   }
   if (def.name === "meetings" && String(data.endsAt) <= String(data.startsAt)) throw invalid(`${path}/endsAt`, "must be after startsAt");
+  // The series as it would be stored, when it is new or changes (a PATCH may change the start, the rule or both;
+  // one that leaves both alone keeps a series stored before the bounds editable).
+  if (def.name === "meetings" && typeof data.recurrence === "string" && (previous === null || previous.recurrence !== data.recurrence || previous.startsAt !== data.startsAt)) {
+    const problem = seriesProblem(String(data.startsAt), data.recurrence);
+    if (problem) throw invalid(`${path}/recurrence`, problem);
+  }
   if (def.name === "reminders") {
     const absolute = data.at !== null && data.at !== undefined;
     const relative = data.offsetMinutes !== null && data.offsetMinutes !== undefined;
@@ -188,7 +195,7 @@ export async function updateRecord(ctx: ScopeCtx, collection: CollectionName, pr
     const { expectedVersion, state, [def.titleKey]: title, ...fields } = input;
     const data = dataOf(def, fields, row.data, ctx);
     const scope = await checkScope(ctx, project);
-    await checkData(ctx, def, scope, data, "/body");
+    await checkData(ctx, def, scope, data, "/body", row.data);
     assertVersion(def.label, row, expectedVersion);
 
     const change: Partial<RecordRow> = {};

@@ -17,7 +17,7 @@ export const PlanningImport = z
   .strictObject({
     mode: z.enum(["preview", "apply"]),
     records: z.array(ImportRecordInput).min(1).max(MAX_IMPORT_RECORDS),
-    previewDigest: z.string().regex(/^[0-9a-f]{64}$/).optional().openapi({ description: "apply: the previewDigest the preview of these records returned" }),
+    previewDigest: z.string().regex(/^[0-9a-f]{64}$/).optional().openapi({ description: "apply: the previewDigest the preview of these records in this project returned; it binds the data they were checked against" }),
     idempotencyKey: z.uuid().optional().openapi({ description: "apply: a UUID; a retry with the same key and digest returns the first result" }),
   })
   .openapi("PlanningImport");
@@ -32,7 +32,9 @@ export const ImportPreview = z
   .object({
     mode: z.literal("preview"),
     records: z.array(NormalisedRecord),
-    previewDigest: z.string().nullable().openapi({ description: "SHA-256 (hex) of the normalised records' canonical JSON; null while there are errors" }),
+    previewDigest: z.string().nullable().openapi({
+      description: "SHA-256 (hex) of the canonical JSON of the partner, project, normalised records and the version and updatedAt of each record they update; null while there are errors",
+    }),
     errors: z.array(FieldErrorSchema).openapi({ description: "Field errors per record (`/body/records/<i>/…`), from the schemas and from a dry run against the current data" }),
   })
   .openapi("ImportPreview");

@@ -11,12 +11,14 @@ import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { sha256Hex } from "../../platform/crypto/keys.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { recordAudit } from "../audit/audit.service.ts";
 import { requireProjectAccess } from "../projects/projects.service.ts";
-import { createRecords, updateRecord } from "../collections/collections.service.ts";
+import { createRecords, findRecord, updateRecord } from "../collections/collections.service.ts";
 import type { CollectionName } from "../collections/collections.tables.ts";
 import * as S from "../collections/collections.schemas.ts";
 import { planningImports } from "./imports.tables.ts";
+import { locatorTest, type LocatorTest } from "./locators.ts";
 import type { ImportResult, PlanningImport } from "./imports.schemas.ts";
 
 type Input = z.output<typeof PlanningImport>;
@@ -39,25 +41,28 @@ const SCHEMAS: Record<CollectionName, { create: z.ZodObject; update: z.ZodObject
   reminders: { create: S.CreateReminder, update: S.UpdateReminder },
 };
 
-/**
- * Content-store locators: object-store URLs, signed URLs, and the service's own
- * blob keys. File evidence never enters through the JSON import.
- */
-const LOCATOR_RE = /\b(?:s3|gs|gcs|azblob|wasbs?|abfss?|minio|file|blob):\/\/|X-Amz-(?:Signature|Credential)=|\b(?:evidence|artifact)\/[a-z0-9][a-z0-9-]{1,62}\/[0-9a-f-]{36}\b|\.blob\.core\.windows\.net\/|storage\.googleapis\.com\/|\.s3[.-][a-z0-9-]*\.?amazonaws\.com\//i;
-
-function locatorPaths(value: unknown, path: string, out: FieldError[]): void {
+/** Every string of a record, keys included, at its JSON Pointer: a locator is a field error there. */
+function locatorPaths(isLocator: LocatorTest, value: unknown, path: string, out: FieldError[]): void {
+  const message = "content-store locators (object-store or presigned URLs, the configured S3 endpoint, blob keys) are not accepted by the JSON import; upload files as artifacts";
   if (typeof value === "string") {
-    if (LOCATOR_RE.test(value)) out.push({ path, message: "content-store locators are not accepted by the JSON import; upload files as artifacts" });
-  } else if (Array.isArray(value)) value.forEach((v, i) => locatorPaths(v, `${path}/${i}`, out));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) locatorPaths(v, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, out);
+    if (isLocator(value)) out.push({ path, message });
+  } else if (Array.isArray(value)) value.forEach((v, i) => locatorPaths(isLocator, v, `${path}/${i}`, out));
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const at = `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      if (isLocator(k)) out.push({ path: at, message });
+      else locatorPaths(isLocator, v, at, out);
+    }
+  }
 }
 
 /** Each record through its collection's schema; field errors at `/body/records/<i>/…`. */
-function normalise(input: Input): { records: Normalised[]; errors: FieldError[] } {
+function normalise(ctx: TenantCtx, input: Input): { records: Normalised[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
+  const isLocator = locatorTest(ctx.deps.config);
   const records: Normalised[] = input.records.map((r, i) => {
     const at = `/body/records/${i}`;
-    locatorPaths(r.data, `${at}/data`, errors);
+    locatorPaths(isLocator, r, at, errors);
     if (r.id !== undefined && r.expectedVersion === undefined) errors.push({ path: `${at}/expectedVersion`, message: "required when id is given" });
     if (r.id === undefined && r.expectedVersion !== undefined) errors.push({ path: `${at}/expectedVersion`, message: "only with id (an update)" });
     if ("expectedVersion" in r.data) errors.push({ path: `${at}/data/expectedVersion`, message: "give expectedVersion beside data, not inside it" });
@@ -73,7 +78,49 @@ function normalise(input: Input): { records: Normalised[]; errors: FieldError[] 
   return { records, errors };
 }
 
-const digestOf = (records: Normalised[]) => sha256Hex(canonicalJson(records));
+/** What a targeted record was when the digest was taken: null when it is not (or no longer) a record of its collection here. */
+type Basis = Array<{ index: number; version: number; updatedAt: string } | { index: number; version: null; updatedAt: null }>;
+
+/** The current version and updatedAt of every record an update targets, read in the open transaction. */
+async function basisOf(ctx: TenantCtx, projectId: string, records: Normalised[]): Promise<Basis> {
+  const out: Basis = [];
+  for (const [index, r] of records.entries()) {
+    if (r.id === null) continue;
+    const row = await findRecord(ctx, projectId, r.id);
+    out.push(row && row.collection === r.collection ? { index, version: row.version, updatedAt: row.updatedAt } : { index, version: null, updatedAt: null });
+  }
+  return out;
+}
+
+/**
+ * The preview digest binds the partner, the project, the normalised records and
+ * the version and updatedAt of every record they update as read at preview: apply
+ * recomputes it against the data as it is then, so a digest from another project,
+ * or one taken before a targeted record moved, no longer matches.
+ */
+const digestOf = (ctx: TenantCtx, projectId: string, records: Normalised[], basis: Basis) =>
+  sha256Hex(canonicalJson({ digest: "planning-import/v2", partnerId: ctx.partnerId, projectId, records, basis }));
+/** The records alone: an idempotencyKey replays only for the records it applied. */
+const recordsDigestOf = (records: Normalised[]) => sha256Hex(canonicalJson(records));
+
+/** Why a sent digest does not match the records against the current data. */
+function previewRequired(records: Normalised[], basis: Basis): AppError {
+  // A digest is only issued after a dry run in which every targeted record was at its expectedVersion.
+  const moved = basis.flatMap((b) => {
+    const r = records[b.index]!;
+    return b.version === r.expectedVersion ? [] : [{ index: b.index, collection: r.collection, id: r.id!, previewedVersion: r.expectedVersion, currentVersion: b.version }];
+  });
+  if (moved.length > 0) {
+    const what = moved.map((m) => `record ${m.index} (${m.collection} ${m.id}) ${m.currentVersion === null ? "no longer exists" : `is at version ${m.currentVersion}, previewed at version ${m.previewedVersion}`}`);
+    return new AppError("IMPORT_PREVIEW_REQUIRED", `the data moved since the preview: ${what.join("; ")}. Preview the records again (with the current expectedVersion) and apply with the new previewDigest`, {
+      extras: { changedRecords: moved },
+    });
+  }
+  return new AppError(
+    "IMPORT_PREVIEW_REQUIRED",
+    "previewDigest is not the digest of these records previewed in this project against its current data (it belongs to other records, another project, or data that has changed since); preview them here again",
+  );
+}
 
 /** An error of one record's write, as field errors under that record. */
 function recordErrors(err: unknown, i: number): FieldError[] {
@@ -106,10 +153,12 @@ async function writeAll(ctx: RequestCtx, projectId: string, records: Normalised[
 }
 
 export async function previewImport(ctx: RequestCtx, projectId: string, input: Input) {
-  const { records, errors } = normalise(input);
+  const { records, errors } = normalise(ctx, input);
+  let digest: string | null = null;
   if (errors.length === 0) {
-    await withTx(ctx, async (ctx) => {
+    digest = await withTx(ctx, async (ctx) => {
       await requireProjectAccess(ctx, projectId, "edit");
+      const basis = await basisOf(ctx, projectId, records);
       // The dry run: every write happens and is undone, so apply sees exactly these checks.
       await writer(ctx).run(sql`SAVEPOINT planning_import_preview`);
       try {
@@ -118,11 +167,12 @@ export async function previewImport(ctx: RequestCtx, projectId: string, input: I
         await writer(ctx).run(sql`ROLLBACK TO planning_import_preview`);
         await writer(ctx).run(sql`RELEASE planning_import_preview`);
       }
+      return errors.length === 0 ? digestOf(ctx, projectId, records, basis) : null;
     });
   } else {
     await requireProjectAccess(ctx, projectId, "edit");
   }
-  return { mode: "preview" as const, records, previewDigest: errors.length === 0 ? digestOf(records) : null, errors };
+  return { mode: "preview" as const, records, previewDigest: digest, errors };
 }
 
 export async function applyImport(ctx: RequestCtx, projectId: string, input: Input): Promise<Result> {
@@ -130,21 +180,27 @@ export async function applyImport(ctx: RequestCtx, projectId: string, input: Inp
   const key = input.idempotencyKey;
   return withTx(ctx, async (ctx) => {
     await requireProjectAccess(ctx, projectId, "edit");
-    const { records, errors } = normalise(input);
+    const { records, errors } = normalise(ctx, input);
     if (errors.length > 0) throw new AppError("validation_failed", `${errors.length} field error(s); nothing was imported`, { errors });
-    const digest = digestOf(records);
-    if (input.previewDigest !== digest) {
-      throw new AppError("IMPORT_PREVIEW_REQUIRED", input.previewDigest ? "previewDigest does not match these records; preview them again" : "preview these records first and send the previewDigest it returns");
-    }
+    if (input.previewDigest === undefined) throw new AppError("IMPORT_PREVIEW_REQUIRED", "preview these records first and send the previewDigest it returns");
+    const recordsDigest = recordsDigestOf(records);
+    // A retry is answered before the digest is checked: the first apply moved the records it updated.
     const done = (await writer(ctx).select().from(planningImports).where(eq(planningImports.idempotencyKey, key)))[0];
     if (done) {
-      if (done.projectId !== projectId || done.previewDigest !== digest) throw new AppError("idempotency_key_reuse", "this idempotencyKey was used for another import");
+      if (done.projectId !== projectId || done.previewDigest !== input.previewDigest || (done.recordsDigest !== null && done.recordsDigest !== recordsDigest)) {
+        throw new AppError("idempotency_key_reuse", "this idempotencyKey was used for another import");
+      }
       return done.result as Result;
     }
+    const basis = await basisOf(ctx, projectId, records);
+    const digest = digestOf(ctx, projectId, records, basis);
+    if (input.previewDigest !== digest) throw previewRequired(records, basis);
     const { errors: writeErrors, written } = await writeAll(ctx, projectId, records);
     if (writeErrors.length > 0) throw new AppError("validation_failed", `${writeErrors.length} record error(s); nothing was imported`, { errors: writeErrors });
     const result: Result = { mode: "apply", idempotencyKey: key, previewDigest: digest, records: written, appliedAt: ctx.nowIso, appliedBy: ctx.actorId };
-    await writer(ctx).insert(planningImports).values({ idempotencyKey: key, projectId, previewDigest: digest, recordCount: records.length, result, createdAt: ctx.nowIso, createdBy: ctx.actorId });
+    await writer(ctx)
+      .insert(planningImports)
+      .values({ idempotencyKey: key, projectId, previewDigest: digest, recordsDigest, recordCount: records.length, result, createdAt: ctx.nowIso, createdBy: ctx.actorId });
     await recordAudit(ctx, { projectId, recordType: "import", recordId: key, action: "applied", data: { previewDigest: digest, records: written.length } });
     return result;
   });

@@ -3,7 +3,7 @@ import { planningProjects } from "../projects/projects.tables.ts";
 
 /**
  * Applied planning imports, keyed by the body's `idempotencyKey`: a retry with the
- * same key and digest gets `result` again; another digest under the key is refused.
+ * same key, digest and records gets `result` again; anything else under the key is refused.
  */
 export const planningImports = sqliteTable(
   "planning_imports",
@@ -13,6 +13,8 @@ export const planningImports = sqliteTable(
       .notNull()
       .references(() => planningProjects.id),
     previewDigest: text("preview_digest").notNull(),
+    /** SHA-256 of the normalised records alone (the preview digest also binds the data they were checked against); null on imports applied before it was kept. */
+    recordsDigest: text("records_digest"),
     recordCount: integer("record_count").notNull(),
     result: text("result", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: text("created_at").notNull(),

@@ -12,7 +12,7 @@ import { createRecords, loadScopedRecord, toRecordDto, type RecordRow } from "..
 import { planningAgendaItems, planningMeetingOccurrences, planningMinutes, type MinutesActionItem, type MinutesDecision } from "./meetings.tables.ts";
 import type { Meeting } from "../collections/collections.schemas.ts";
 import { MAX_AGENDA_ITEMS, type AddAgendaItems, type CreateMinutes, type OccurrenceInput } from "./meetings.schemas.ts";
-import { isOccurrenceOf } from "./recurrence.ts";
+import { isOccurrenceOf, RecurrenceError } from "./recurrence.ts";
 
 type AgendaRow = typeof planningAgendaItems.$inferSelect;
 type MinutesRow = typeof planningMinutes.$inferSelect;
@@ -246,7 +246,15 @@ export async function setOccurrence(ctx: RequestCtx, projectId: string, meetingI
     const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const rule = meeting.data.recurrence as string | null;
     if (!rule) throw new AppError("state_conflict", "the meeting does not recur; change the meeting itself");
-    if (!isOccurrenceOf(String(meeting.data.startsAt), rule, input.occurrenceAt)) throw invalid("/body/occurrenceAt", "not an occurrence of this meeting's series");
+    let inSeries: boolean;
+    try {
+      inSeries = isOccurrenceOf(String(meeting.data.startsAt), rule, input.occurrenceAt);
+    } catch (err) {
+      if (!(err instanceof RecurrenceError)) throw err;
+      // A rule stored before the series bounds: its exceptions wait for a valid rule.
+      throw new AppError("state_conflict", `the meeting's recurrence is outside the series bounds (${err.message}); update the meeting's recurrence first`);
+    }
+    if (!inSeries) throw invalid("/body/occurrenceAt", "not an occurrence of this meeting's series (its rule, expanded from the meeting's start, does not produce this start)");
     if ((input.startsAt === undefined) !== (input.endsAt === undefined)) throw invalid(input.startsAt === undefined ? "/body/startsAt" : "/body/endsAt", "give startsAt and endsAt together");
     if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) throw invalid("/body/endsAt", "must be after startsAt");
     const fields = {

@@ -1,10 +1,14 @@
 // A production meeting told as a story: an ordered agenda built in two calls, a
 // draft of the minutes and then two published revisions — the first superseded and
-// unchanged, action items turned into work items once — and the limits around it.
+// unchanged, action items turned into work items once — and the limits around it;
+// recurring series expanded by a library, bounded, and their occurrences checked.
 import { test, expect, afterAll, beforeAll } from "bun:test";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
+import { eq } from "drizzle-orm";
+import { withTx, writer } from "../../platform/db/transactions.ts";
+import { planningRecords } from "../collections/collections.tables.ts";
 
 const clock = new MutableClock(new Date("2026-05-04T08:00:00.000Z"));
 // pia leads (admin), max reviews (manager), olga edits (operator), vic views.
@@ -108,4 +112,101 @@ test("scope: another project's member gets 404, another partner 403; closed meet
   await api.patch(`/projects/${s.project}/meetings/${s.meeting}`, { expectedVersion: 1, state: "cancelled" });
   expectProblem(await olga.post(`${M()}/agenda`, { items: [{ title: "X", durationMinutes: 5 }] }), 409, "state_conflict");
   expectProblem(await olga.post(`${M()}/minutes`, { content: "x" }), 409, "state_conflict");
+});
+
+test("a first-Monday series: only the dates its rule produces are occurrences, so its 2nd Monday is 400", async () => {
+  const series = await olga.create(`/projects/${s.project}/meetings`, {
+    title: "Monthly crew briefing",
+    startsAt: "2026-06-01T07:00:00Z", // the first Monday of June
+    endsAt: "2026-06-01T08:00:00Z",
+    recurrence: "FREQ=MONTHLY;BYDAY=1MO;COUNT=6",
+  });
+  const occ = `/projects/${s.project}/meetings/${series.id}/occurrences`;
+  // Second Monday, wrong time of day, a Tuesday, and the 7th first Monday (past COUNT): not in the series.
+  for (const at of ["2026-06-08T07:00:00Z", "2026-07-06T08:00:00Z", "2026-07-07T07:00:00Z", "2026-12-07T07:00:00Z"]) {
+    expectFieldError(await olga.post(occ, { occurrenceAt: at, cancelled: true }), "/body/occurrenceAt", at);
+  }
+  // First Mondays are: July 6, and November 2 (the 6th and last).
+  const cancelled = await olga.post(occ, { occurrenceAt: "2026-07-06T09:00:00+02:00", cancelled: true });
+  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  expect(cancelled.body).toMatchObject({ occurrenceAt: "2026-07-06T07:00:00.000Z", cancelled: true });
+  const moved = await olga.post(occ, { occurrenceAt: "2026-11-02T07:00:00Z", startsAt: "2026-11-03T07:00:00Z", endsAt: "2026-11-03T08:00:00Z" });
+  expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  expect((await api.get(`/projects/${s.project}/meetings/${series.id}`)).body.occurrences.map((o: any) => o.occurrenceAt)).toEqual([
+    "2026-07-06T07:00:00.000Z",
+    "2026-11-02T07:00:00.000Z",
+  ]);
+});
+
+test("series are bounded: no SECONDLY or MINUTELY, an end by COUNT or UNTIL within 5 years and 2,000 occurrences, a strict rule", async () => {
+  const create = (recurrence: string, startsAt = "2026-06-01T07:00:00Z") =>
+    olga.post(`/projects/${s.project}/meetings`, { title: "Series", startsAt, endsAt: new Date(new Date(startsAt).getTime() + 1_800_000).toISOString(), recurrence });
+  const refused: Array<[string, string]> = [
+    ["FREQ=MINUTELY;COUNT=10", "MINUTELY"],
+    ["FREQ=SECONDLY;COUNT=10", "SECONDLY"],
+    ["FREQ=WEEKLY", "COUNT or UNTIL"],
+    ["FREQ=WEEKLY;COUNT=3;UNTIL=20260701T000000Z", "not both"],
+    ["FREQ=YEARLY;COUNT=7", "5 years"],
+    ["FREQ=WEEKLY;UNTIL=20320101T000000Z", "5 years"],
+    ["FREQ=HOURLY;COUNT=2001", "2000"],
+    ["FREQ=WEEKLY;FOO=1;COUNT=2", "FOO"],
+    ["FREQ=WEEKLY;COUNT=2;COUNT=3", "COUNT"],
+    ["FREQ=WEEKLY;BYDAY=1MO;COUNT=3", "BYDAY"],
+    ["FREQ=WEEKLY;UNTIL=20260701;COUNT=2", "UNTIL"],
+    ["FREQ=WEEKLY;UNTIL=20260701", "UNTIL"],
+    ["FREQ=WEEKLY;INTERVAL=0;COUNT=2", "INTERVAL"],
+    ["FREQ=MONTHLY;BYMONTHDAY=32;COUNT=2", "BYMONTHDAY"],
+    // startsAt (a Monday) must itself be an occurrence: RFC 5545 counts DTSTART as the first.
+    ["FREQ=WEEKLY;BYDAY=TU;COUNT=3", "startsAt"],
+    // Rules that can never produce their dates are refused at once, not expanded for years.
+    ["FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;COUNT=2", "BYMONTHDAY"],
+    ["FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=2", "BYMONTHDAY"],
+    ["FREQ=DAILY;INTERVAL=7;BYDAY=TU;COUNT=3", "BYDAY"],
+  ];
+  for (const [rule, says] of refused) {
+    const started = performance.now();
+    const res = await create(rule);
+    expectFieldError(res, "/body/recurrence", rule);
+    expect(res.body.errors[0].message, rule).toContain(says);
+    expect(performance.now() - started, rule).toBeLessThan(2000);
+  }
+  // What the bounds allow: a daily series of five years, a leap-day series inside them, weekdays until the end of July.
+  expect((await create("FREQ=DAILY;COUNT=1827")).status).toBe(201);
+  expect((await create("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;UNTIL=20320301T000000Z", "2028-02-29T07:00:00Z")).status).toBe(201);
+  const weekdays = await create("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;UNTIL=20260731T235959Z");
+  expect(weekdays.status, JSON.stringify(weekdays.body)).toBe(201);
+
+  // A PATCH is checked as the meeting would be stored: moving the start off the rule is refused, and so is a faster rule.
+  const id = weekdays.body.id;
+  expectFieldError(await olga.patch(`/projects/${s.project}/meetings/${id}`, { expectedVersion: 1, startsAt: "2026-06-06T07:00:00Z", endsAt: "2026-06-06T07:30:00Z" }), "/body/recurrence");
+  expectFieldError(await olga.patch(`/projects/${s.project}/meetings/${id}`, { expectedVersion: 1, recurrence: "FREQ=MINUTELY;COUNT=5" }), "/body/recurrence");
+  const cleared = await olga.patch(`/projects/${s.project}/meetings/${id}`, { expectedVersion: 1, recurrence: null, startsAt: "2026-06-06T07:00:00Z", endsAt: "2026-06-06T07:30:00Z" });
+  expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+  expect(cleared.body.recurrence).toBeNull();
+
+  // The JSON import checks meeting records the same way.
+  const imported = await olga.post(`/projects/${s.project}/imports`, {
+    mode: "preview",
+    records: [{ collection: "meetings", data: { title: "Import", startsAt: "2026-06-01T07:00:00Z", endsAt: "2026-06-01T07:30:00Z", recurrence: "FREQ=WEEKLY" } }],
+  });
+  expect(imported.body.errors.map((e: any) => e.path)).toEqual(["/body/records/0/data/recurrence"]);
+});
+
+test("a series stored before the bounds stays editable, but takes no exceptions until its rule is valid", async () => {
+  const series = await olga.create(`/projects/${s.project}/meetings`, { title: "Old stand-up", startsAt: "2026-06-01T07:00:00Z", endsAt: "2026-06-01T07:15:00Z", recurrence: "FREQ=WEEKLY;COUNT=4" });
+  // As a row written before series had to end looks: an open-ended weekly rule.
+  await api.inTenant((ctx) =>
+    withTx(ctx, async (ctx) => {
+      const [row] = await writer(ctx).select().from(planningRecords).where(eq(planningRecords.id, series.id));
+      await writer(ctx).update(planningRecords).set({ data: { ...row!.data, recurrence: "FREQ=WEEKLY" } }).where(eq(planningRecords.id, series.id));
+    }),
+  );
+  const occ = `/projects/${s.project}/meetings/${series.id}/occurrences`;
+  const refused = await olga.post(occ, { occurrenceAt: "2026-06-08T07:00:00Z", cancelled: true });
+  expectProblem(refused, 409, "state_conflict");
+  expect(refused.body.detail).toContain("COUNT or UNTIL");
+  // Edits that leave the series alone go through; one that sets a bounded rule makes it take exceptions again.
+  expect((await olga.patch(`/projects/${s.project}/meetings/${series.id}`, { expectedVersion: 1, title: "Stand-up" })).status).toBe(200);
+  expect((await olga.patch(`/projects/${s.project}/meetings/${series.id}`, { expectedVersion: 2, recurrence: "FREQ=WEEKLY;COUNT=10" })).status).toBe(200);
+  expect((await olga.post(occ, { occurrenceAt: "2026-06-08T07:00:00Z", cancelled: true })).status).toBe(200);
 });

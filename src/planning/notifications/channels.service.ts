@@ -12,7 +12,7 @@ import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { requireProjectAccess, type ScopeCtx } from "../projects/projects.service.ts";
 import { recordAudit } from "../audit/audit.service.ts";
-import { cancelSms, enqueueSms } from "./notifications.sms.ts";
+import { cancelSms, enqueueSms, setSmsBinding, type BindingAccepts } from "./notifications.sms.ts";
 import { cancelPersonalWork, type CancelReason } from "./notifications.work.ts";
 import { discordOpenDm, discordSend, telegramBotUsername, telegramChatsThatSent, telegramSend, type SendOutcome } from "./notifications.providers.ts";
 import {
@@ -180,10 +180,30 @@ async function createBinding(ctx: TenantCtx, projectId: string, channel: Optiona
   return row;
 }
 
-async function save(ctx: TenantCtx, b: BindingRow, patch: Partial<BindingRow>): Promise<BindingRow> {
+/**
+ * The one way a binding changes (in the action's transaction). A cancelling event
+ * (relink, unlink, opt-out, revocation) first cancels the channel's unfinished
+ * reminder work. For SMS, the gateway's copy of the binding follows in the same
+ * transaction: what it may be sent now, its identity version and, on a
+ * cancelling event, a raised cancellation revision that cancels every queued or
+ * leased job of the binding — test messages and verification codes included.
+ */
+async function save(ctx: TenantCtx, b: BindingRow, patch: Partial<BindingRow>, cancel?: CancelReason): Promise<BindingRow> {
+  if (cancel) await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, cancel);
   const next = { ...b, ...patch, version: b.version + 1, updatedAt: ctx.nowIso };
   await writer(ctx).update(planningChannelBindings).set(next).where(eq(planningChannelBindings.id, b.id));
+  if (next.channel === "sms") {
+    await setSmsBinding(ctx, { bindingId: next.id, projectId: next.projectId, recipientUserId: next.userId, identityVersion: next.identityVersion, accepts: smsAccepts(next), cancel });
+  }
   return next;
+}
+
+/** What the gateway may send to an SMS binding: reminders and tests when ready, the code while verifying, else nothing. */
+function smsAccepts(b: BindingRow): BindingAccepts {
+  if (!b.locatorCipher) return "nothing";
+  if (b.readiness === "ready" && b.smsVerification === "verified" && b.smsConsent === "granted") return "reminders";
+  if (b.smsVerification === "pending" || b.smsVerification === "expired") return "verification";
+  return "nothing";
 }
 
 const done = (channel: OptionalChannel, b: BindingRow, extra: Partial<ActionResult> = {}): ActionOutcome => ({
@@ -220,35 +240,37 @@ async function dispatchAction(ctx: TenantCtx, b: BindingRow, action: ChannelActi
       return done(channel, await save(ctx, b, { smsConsent: "granted", consentAt: ctx.nowIso, readiness: "ready", reason: null }));
     case "opt-out": {
       if (b.smsConsent !== "granted") throw new AppError("state_conflict", `consent is ${b.smsConsent}, there is nothing to withdraw`);
-      await cancelPersonalWork(ctx, b.projectId, b.userId, "sms", "opted_out");
-      return done(channel, await save(ctx, b, { smsConsent: "withdrawn", readiness: "blocked", reason: "sms_consent_required" }));
+      return done(channel, await save(ctx, b, { smsConsent: "withdrawn", readiness: "blocked", reason: "sms_consent_required" }, "opted_out"));
     }
   }
 }
 
 /** Clears the identity and cancels its work; the identity version is kept, so the next link starts a new one. */
 async function unlink(ctx: TenantCtx, b: BindingRow, reason: CancelReason): Promise<BindingRow> {
-  await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, reason);
-  // A verification code still on its way is stale too.
-  if (b.challengeSmsJobId) await cancelSms(ctx, b.challengeSmsJobId, reason);
-  return save(ctx, b, {
-    readiness: "unlinked",
-    reason: null,
-    locatorCipher: null,
-    locatorMask: null,
-    countryCode: null,
-    challengeDigest: null,
-    challengeExpiresAt: null,
-    challengeAttempts: 0,
-    challengeSends: 0,
-    challengeSentAt: null,
-    challengeSmsJobId: null,
-    smsVerification: b.channel === "sms" ? "unverified" : null,
-    smsConsent: b.channel === "sms" ? "not_granted" : null,
-    consentAt: null,
-    reminders: false,
-    linkedAt: null,
-  });
+  // For SMS the gateway cancels every job of the binding, a verification code still on its way included.
+  return save(
+    ctx,
+    b,
+    {
+      readiness: "unlinked",
+      reason: null,
+      locatorCipher: null,
+      locatorMask: null,
+      countryCode: null,
+      challengeDigest: null,
+      challengeExpiresAt: null,
+      challengeAttempts: 0,
+      challengeSends: 0,
+      challengeSentAt: null,
+      challengeSmsJobId: null,
+      smsVerification: b.channel === "sms" ? "unverified" : null,
+      smsConsent: b.channel === "sms" ? "not_granted" : null,
+      consentAt: null,
+      reminders: false,
+      linkedAt: null,
+    },
+    reason,
+  );
 }
 
 // ---------------------------------------------------------------- messengers
@@ -256,20 +278,24 @@ async function unlink(ctx: TenantCtx, b: BindingRow, reason: CancelReason): Prom
 /** messenger_a: a one-time code and the bot's deep link; the user sends `/start <code>` to the bot, then calls verify. */
 async function linkMessengerA(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
   if (!ctx.deps.config.messengerA.botToken) throw new AppError("channel_unavailable", "messenger_a_dm is not configured on this service");
-  if (b.readiness === "ready") await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "relinked");
   const code = newLinkCode();
   const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
   const username = await telegramBotUsername(ctx.deps);
-  const next = await save(ctx, b, {
-    readiness: "pending",
-    reason: null,
-    locatorCipher: null,
-    locatorMask: null,
-    linkedAt: null,
-    challengeDigest: codeDigest(ctx, b.id, "link", code),
-    challengeExpiresAt: expiresAt,
-    challengeAttempts: 0,
-  });
+  const next = await save(
+    ctx,
+    b,
+    {
+      readiness: "pending",
+      reason: null,
+      locatorCipher: null,
+      locatorMask: null,
+      linkedAt: null,
+      challengeDigest: codeDigest(ctx, b.id, "link", code),
+      challengeExpiresAt: expiresAt,
+      challengeAttempts: 0,
+    },
+    b.readiness === "ready" ? "relinked" : undefined,
+  );
   return done(b.channel, next, { link: { code, deepLink: username ? `https://t.me/${username}?start=${code}` : null, expiresAt } });
 }
 
@@ -277,24 +303,28 @@ async function linkMessengerA(ctx: TenantCtx, b: BindingRow): Promise<ActionOutc
 async function linkMessengerB(ctx: TenantCtx, b: BindingRow, body: Body): Promise<ActionOutcome> {
   need(body.accountId, "/body/accountId", "required: the account id the bot opens a direct message with");
   if (!ctx.deps.config.messengerB.botToken) throw new AppError("channel_unavailable", "messenger_b_dm is not configured on this service");
-  if (b.readiness === "ready") await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "relinked");
   const dm = await discordOpenDm(ctx.deps, body.accountId!);
   if (!dm.ok) return fail(providerError(dm.code));
   const code = newLinkCode();
   const sent = await discordSend(ctx.deps, dm.channelId, `Your reminder link code is ${code}. It expires in 15 minutes.`);
   if (!sent.ok) return fail(providerError(sent.code));
   const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
-  const next = await save(ctx, b, {
-    readiness: "pending",
-    reason: null,
-    // The pending locator is sealed now and becomes the identity only when verified.
-    locatorCipher: sealLocator(ctx, "dm-locator", b.id, dm.channelId),
-    locatorMask: null,
-    linkedAt: null,
-    challengeDigest: codeDigest(ctx, b.id, "link", code),
-    challengeExpiresAt: expiresAt,
-    challengeAttempts: 0,
-  });
+  const next = await save(
+    ctx,
+    b,
+    {
+      readiness: "pending",
+      reason: null,
+      // The pending locator is sealed now and becomes the identity only when verified.
+      locatorCipher: sealLocator(ctx, "dm-locator", b.id, dm.channelId),
+      locatorMask: null,
+      linkedAt: null,
+      challengeDigest: codeDigest(ctx, b.id, "link", code),
+      challengeExpiresAt: expiresAt,
+      challengeAttempts: 0,
+    },
+    b.readiness === "ready" ? "relinked" : undefined,
+  );
   return done(b.channel, next, { link: null });
 }
 
@@ -374,22 +404,26 @@ async function startSms(ctx: TenantCtx, b: BindingRow, body: Body): Promise<Acti
   const callingCode = SMS_COUNTRIES[country];
   if (!callingCode) throw new AppError("sms_policy_blocked", `${country} is not on the SMS country allowlist`);
   if (!E164_RE.test(phone) || !phone.startsWith(`+${callingCode}`)) throw invalid("/body/phoneNumber", `must be an E.164 number of ${country} (+${callingCode}…)`);
-  // A new number is a new identity: stale work of the old one goes, consent must be given again.
-  if (b.locatorCipher) await cancelPersonalWork(ctx, b.projectId, b.userId, "sms", "relinked");
-  const restarted = await save(ctx, b, {
-    readiness: "pending",
-    reason: "sms_verification_required",
-    locatorCipher: sealLocator(ctx, "phone", b.id, phone),
-    locatorMask: maskPhone(phone),
-    countryCode: country,
-    identityVersion: b.identityVersion + 1,
-    smsVerification: "pending",
-    smsConsent: "not_granted",
-    consentAt: null,
-    linkedAt: null,
-    challengeSends: 0,
-    challengeSentAt: null,
-  });
+  // A new number is a new identity: stale work of the old one goes (every queued SMS of the binding), consent must be given again.
+  const restarted = await save(
+    ctx,
+    b,
+    {
+      readiness: "pending",
+      reason: "sms_verification_required",
+      locatorCipher: sealLocator(ctx, "phone", b.id, phone),
+      locatorMask: maskPhone(phone),
+      countryCode: country,
+      identityVersion: b.identityVersion + 1,
+      smsVerification: "pending",
+      smsConsent: "not_granted",
+      consentAt: null,
+      linkedAt: null,
+      challengeSends: 0,
+      challengeSentAt: null,
+    },
+    b.locatorCipher ? "relinked" : undefined,
+  );
   return sendSmsCode(ctx, restarted, phone);
 }
 
@@ -419,7 +453,8 @@ async function sendSmsCode(ctx: TenantCtx, b: BindingRow, phone: string): Promis
     text: `Your verification code is ${code}. It expires in 10 minutes.`,
     purpose: "verification",
     logicalKey: `sms-verification:${b.id}:${b.identityVersion}:${sends}`,
-    cancellationRevision: b.identityVersion,
+    bindingId: b.id,
+    identityVersion: b.identityVersion,
     expiresAt,
   });
   const next = await save(ctx, b, {
@@ -462,7 +497,14 @@ function providerError(code: string): AppError {
   return new AppError("provider_failure", "the provider did not answer as expected");
 }
 
-/** Sends a test message to the bound identity. The disposition is the answer (200); a refused DM revokes the binding. */
+/**
+ * Sends a test message to the bound identity; the disposition is the answer (200).
+ * Messengers answer the provider's outcome (`sent` or a safe failure code; a
+ * refused DM revokes the binding). SMS answers the gateway job's real state after
+ * enqueueing, with its safe code: `queued` (pending), `blocked_device_required`
+ * (no_active_device, device_offline, sim_roaming…), `blocked_policy`
+ * (country_not_allowed, segment_limit), `suppressed` (duplicate_content) …
+ */
 async function testChannel(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
   if (b.channel === "sms") {
     if (b.smsVerification !== "verified") throw new AppError("sms_verification_required", `verification is ${b.smsVerification}`);
@@ -470,35 +512,33 @@ async function testChannel(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome
   }
   if (b.readiness !== "ready" || !b.locatorCipher) throw new AppError("state_conflict", `the channel is ${b.readiness}; only a ready channel can be tested`);
   const locator = openLocator(ctx, locatorKindOf(b.channel), b.id, b.locatorCipher);
-  let outcome: SendOutcome | { ok: true; queued: true };
+  const text = "Test message: reminders for this project will arrive here.";
   if (b.channel === "sms") {
-    await enqueueSms(ctx, {
+    const job = await enqueueSms(ctx, {
       projectId: b.projectId,
       recipientUserId: b.userId,
       phoneE164: locator,
       countryCode: b.countryCode!,
-      text: "Test message: reminders for this project will arrive here.",
+      text,
       purpose: "reminder",
       logicalKey: `sms-test:${b.id}:${b.identityVersion}:${ctx.nowIso}`,
-      cancellationRevision: b.identityVersion,
+      bindingId: b.id,
+      identityVersion: b.identityVersion,
     });
-    outcome = { ok: true, queued: true };
-  } else {
-    const text = "Test message: reminders for this project will arrive here.";
-    outcome = b.channel === "messenger_a_dm" ? await telegramSend(ctx.deps, locator, text) : await discordSend(ctx.deps, locator, text);
+    return done(b.channel, b, { test: { disposition: job.state === "pending" ? "queued" : job.state, code: job.code } });
   }
-  if (outcome.ok) return done(b.channel, b, { test: { disposition: "queued" in outcome ? "queued" : "sent" } });
+  const outcome: SendOutcome = b.channel === "messenger_a_dm" ? await telegramSend(ctx.deps, locator, text) : await discordSend(ctx.deps, locator, text);
+  if (outcome.ok) return done(b.channel, b, { test: { disposition: "sent", code: null } });
   if (outcome.code === "destination_unavailable") {
     const revoked = await revokeBinding(ctx, b);
-    return done(b.channel, revoked, { test: { disposition: outcome.code } });
+    return done(b.channel, revoked, { test: { disposition: outcome.code, code: null } });
   }
-  return done(b.channel, b, { test: { disposition: outcome.code } });
+  return done(b.channel, b, { test: { disposition: outcome.code, code: null } });
 }
 
 /** The provider says the user blocked the bot or the chat is gone: revoked, and the stale work cancelled. */
 export async function revokeBinding(ctx: TenantCtx, b: BindingRow): Promise<BindingRow> {
-  await cancelPersonalWork(ctx, b.projectId, b.userId, b.channel, "revoked");
-  return save(ctx, b, { readiness: "revoked", reason: "channel_unavailable", ...(b.channel === "sms" ? { smsVerification: "revoked" as const } : {}) });
+  return save(ctx, b, { readiness: "revoked", reason: "channel_unavailable", ...(b.channel === "sms" ? { smsVerification: "revoked" as const } : {}) }, "revoked");
 }
 
 /** For the delivery module: revoke a binding by id when a send finds the destination gone. */

@@ -246,7 +246,7 @@ interface Prepared {
   attempt: OutboxRow;
   /** What to send, resolved; or the terminal outcome known without sending. */
   send?: () => Promise<SendOutcome>;
-  sms?: { phone: string; countryCode: string; identityVersion: number };
+  sms?: { phone: string; countryCode: string; bindingId: string; identityVersion: number };
   outcome?: { state: OutboxState; disposition: string };
   text: string;
   subject: string;
@@ -277,9 +277,11 @@ export async function drainOutbox(ctx: TenantCtx, batch = BATCH): Promise<number
             text: p.text,
             purpose: "reminder",
             logicalKey: `reminder:${attempt.deliveryId}:${attempt.attemptNo}`,
-            cancellationRevision: p.sms!.identityVersion,
+            // The gateway stamps the binding's current cancellation revision and refuses a job of an identity no longer bound.
+            bindingId: p.sms!.bindingId,
+            identityVersion: p.sms!.identityVersion,
           });
-          const mapped = mapSmsState(job.state, null);
+          const mapped = mapSmsState(job.state, job.code);
           await moveAttempt(ctx, attempt.id, ["pending"], mapped.state, mapped.disposition, { smsJobId: job.jobId });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
@@ -331,7 +333,7 @@ async function prepare(ctx: TenantCtx, attempt: OutboxRow): Promise<Prepared> {
   if (b.channel === "sms") {
     if (b.smsVerification !== "verified") return { ...base, outcome: { state: "failed", disposition: "sms_verification_required" } };
     if (b.smsConsent !== "granted") return { ...base, outcome: { state: "failed", disposition: "sms_consent_required" } };
-    return { ...base, sms: { phone: locator, countryCode: b.countryCode!, identityVersion: b.identityVersion } };
+    return { ...base, sms: { phone: locator, countryCode: b.countryCode!, bindingId: b.id, identityVersion: d.identityVersion } };
   }
   const message = `${subject}\n${text}`;
   return { ...base, send: () => (b.channel === "messenger_a_dm" ? telegramSend(ctx.deps, locator, message) : discordSend(ctx.deps, locator, message)) };

@@ -198,7 +198,7 @@ describe("stale work is cancelled", () => {
     tg.blockedChats.add(String(chatId));
     const t = await act("messenger_a_dm", "test");
     expect(t.status).toBe(200);
-    expect(t.body.test).toEqual({ disposition: "destination_unavailable" });
+    expect(t.body.test).toEqual({ disposition: "destination_unavailable", code: null });
     expect(t.body.channel).toMatchObject({ readiness: "revoked", reason: "channel_unavailable" });
     const now = (await deliveries()).filter((d) => open.some((o) => o.id === d.id));
     expect(now.every((d) => d.state === "cancelled" && d.cancelReason === "revoked")).toBe(true);

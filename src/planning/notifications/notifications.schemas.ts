@@ -68,7 +68,19 @@ export const ChannelActionResult = z
       .object({ code: z.string(), deepLink: z.string().nullable(), expiresAt: Timestamp })
       .nullable()
       .openapi({ description: "messenger_a_dm link: the one-time code (shown once) and the bot's deep link" }),
-    test: z.object({ disposition: z.string() }).nullable(),
+    test: z
+      .object({
+        disposition: z.string().openapi({
+          description:
+            "messenger_a_dm / messenger_b_dm: `sent`, or the provider's safe failure code (destination_unavailable, provider_failure, rate_limited, provider_unconfigured). " +
+            "sms: the gateway job's state right after enqueueing: `queued` (waiting for a device's lease), `blocked_device_required` (no eligible online device or SIM), `blocked_policy` (no eligible device's country or segment policy allows it), `suppressed` (the same text reached this user in the last 24 h), `expired`, `cancelled`; a repeated call within the same millisecond answers the same job's current state (`leased`, `sent`, `delivered`, `sent_unconfirmed`, `retry_wait`, `failed`).",
+        }),
+        code: z.string().nullable().openapi({
+          description:
+            "sms: the job's stable safe code for that disposition (no_active_device, device_offline, sim_roaming, permission_missing, no_active_sim, sim_unverified, country_not_allowed, segment_limit, duplicate_content, job_expired, lease_expired, binding_changed); null when plainly queued, and for messengers",
+        }),
+      })
+      .nullable(),
   })
   .openapi("ChannelActionResult");
 

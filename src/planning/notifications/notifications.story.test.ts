@@ -143,7 +143,7 @@ describe("personal reminder channels", () => {
     const pref = await act("messenger_a_dm", "preference", { reminders: true });
     expect(pref.body.channel.reminders).toBe(true);
     const test1 = await act("messenger_a_dm", "test");
-    expect(test1.body.test).toEqual({ disposition: "sent" });
+    expect(test1.body.test).toEqual({ disposition: "sent", code: null });
     expect(tg.sent.at(-1)?.chatId).toBe(String(CHAT_ID));
   });
 

@@ -49,28 +49,25 @@ export async function cancelDeliveriesWhere(ctx: TenantCtx, where: SQL, reason: 
   return ids.length;
 }
 
-/** Cancels open attempts matching `where` (queued SMS jobs are cancelled at the gateway too). */
+/**
+ * Cancels open attempts matching `where`. An SMS attempt's job is cancelled at the
+ * gateway first; a job the gateway could no longer stop (already sent) leaves its
+ * attempt open to follow the job's real outcome.
+ */
 async function cancelOpenAttempts(ctx: TenantCtx, where: SQL, reason: CancelReason): Promise<void> {
   const open = await db(ctx)
     .select({ id: planningNotificationOutbox.id, smsJobId: planningNotificationOutbox.smsJobId })
     .from(planningNotificationOutbox)
     .where(and(where, inArray(planningNotificationOutbox.state, [...OPEN_ATTEMPT_STATES])));
+  const stopped: string[] = [];
   for (const a of open) {
-    if (a.smsJobId) await cancelSms(ctx, a.smsJobId, reason);
+    if (!a.smsJobId || (await cancelSms(ctx, a.smsJobId, reason)).state === "cancelled") stopped.push(a.id);
   }
-  if (open.length === 0) return;
+  if (stopped.length === 0) return;
   await writer(ctx)
     .update(planningNotificationOutbox)
     .set({ state: "cancelled", disposition: `cancelled_${reason}`, updatedAt: ctx.nowIso, completedAt: ctx.nowIso })
-    .where(
-      and(
-        inArray(
-          planningNotificationOutbox.id,
-          open.map((a) => a.id),
-        ),
-        inArray(planningNotificationOutbox.state, [...OPEN_ATTEMPT_STATES]),
-      ),
-    );
+    .where(and(inArray(planningNotificationOutbox.id, stopped), inArray(planningNotificationOutbox.state, [...OPEN_ATTEMPT_STATES])));
 }
 
 /** All of one user's unfinished reminder work on one channel of one project. */

@@ -13,7 +13,7 @@ import { registerDeviceToken, revokeDeviceTokens, type DeviceCaller } from "../.
 import { requireProjectAccess } from "../projects/projects.service.ts";
 import { smsGatewayAttempts, smsGatewayDevices, smsGatewayJobs } from "./sms-gateway.tables.ts";
 import { decryptPhone, decryptText, nativeTokenDigest, newNativeToken, payloadDigestOf } from "./sms-gateway.crypto.ts";
-import { endExpiredLease, moveJob, type SmsJobRow } from "./sms-gateway.queue.ts";
+import { bindingAllows, cancelJob, endExpiredLease, moveJob, type SmsBindingRow, type SmsJobRow } from "./sms-gateway.queue.ts";
 import {
   DEVICE_DEFAULTS,
   HEARTBEAT_TTL_SECONDS,
@@ -27,14 +27,9 @@ import {
   RETRYABLE_ANDROID_RESULTS,
 } from "./sms-gateway.policy.ts";
 import type { Heartbeat, LeaseRequest, NativeTokenAction, Receipt, Recheck } from "./sms-gateway.schemas.ts";
+import { REQUIRED_PERMISSIONS, addSeconds, countriesOf, eligibility, type DeviceRow, type Permissions, type Sim } from "./sms-gateway.eligibility.ts";
 
-type DeviceRow = typeof smsGatewayDevices.$inferSelect;
 type AttemptRow = typeof smsGatewayAttempts.$inferSelect;
-type Sim = z.output<typeof Heartbeat>["sims"][number];
-type Permissions = z.output<typeof Heartbeat>["permissions"];
-
-const REQUIRED_PERMISSIONS = ["sendSms", "readPhoneState"] as const;
-const addSeconds = (iso: string, s: number) => new Date(new Date(iso).getTime() + s * 1000).toISOString();
 
 function policyOf(d: DeviceRow) {
   return {
@@ -143,8 +138,7 @@ export async function nativeTokenAction(ctx: RequestCtx, projectId: string, devi
   if (digest !== null) await registerDeviceToken(ctx.deps, { digest, partnerId: ctx.partnerId, deviceId, now: ctx.nowIso });
   await revokeDeviceTokens(ctx.deps, { partnerId: ctx.partnerId, deviceId, now: ctx.nowIso, keep: digest ?? undefined });
   ctx.deps.log.info("sms device token changed", { partnerId: ctx.partnerId, deviceId, action: input.action, tokenRevision: device.tokenRevision });
-  const dto = toDeviceDto(device);
-  return { body: { device: dto, nativeToken: token }, replayBody: { device: dto, nativeToken: null } };
+  return { device: toDeviceDto(device), nativeToken: token };
 }
 
 // ------------------------------------------------------------------ device calls
@@ -163,24 +157,6 @@ async function requireCallingDevice(ctx: RequestCtx, deviceId: string): Promise<
     throw new AppError("unauthenticated", "the device token is unknown, rotated or revoked");
   }
   return device;
-}
-
-/** Why the device cannot take jobs now (a safe code and a readable detail), or null with the SIM it sends from. */
-function eligibility(ctx: TenantCtx, d: DeviceRow): { code: string; detail: string } | { code: null; sim: Sim } {
-  if (d.state !== "active") return { code: "device_revoked", detail: "the device's token was revoked" };
-  if (!d.online || !d.lastHeartbeatAt || d.lastHeartbeatAt <= addSeconds(ctx.nowIso, -HEARTBEAT_TTL_SECONDS)) {
-    return { code: "device_offline", detail: `no online heartbeat in the last ${HEARTBEAT_TTL_SECONDS} s` };
-  }
-  const permissions = JSON.parse(d.permissions) as Permissions | null;
-  const missing = REQUIRED_PERMISSIONS.filter((p) => !permissions?.[p]);
-  if (missing.length > 0) return { code: "permission_missing", detail: `the device lacks ${missing.join(", ")}` };
-  const sims = JSON.parse(d.sims) as Sim[];
-  const active = sims.filter((s) => s.state === "active");
-  const usable = active.find((s) => s.verified && !s.roaming);
-  if (usable) return { code: null, sim: usable };
-  if (active.length === 0) return { code: "no_active_sim", detail: "the device reports no active SIM" };
-  if (active.every((s) => s.roaming)) return { code: "sim_roaming", detail: "every active SIM is roaming; the gateway never sends while roaming" };
-  return { code: "sim_unverified", detail: "no active SIM is verified" };
 }
 
 function preflightOf(ctx: TenantCtx, d: DeviceRow) {
@@ -290,13 +266,21 @@ export async function leaseJobs(ctx: RequestCtx, deviceId: string, input: z.outp
       return { jobs: [], blocked: { code: e.code, detail: e.detail }, retryAfterSeconds: null };
     }
 
-    const handed: SmsJobRow[] = await q
+    // A job whose binding changed (another identity, a cancelling event, consent withdrawn) is cancelled, never handed out.
+    const bindings = new Map<string, SmsBindingRow | null>();
+    const stillBound = async (job: SmsJobRow) => {
+      if (await bindingAllows(ctx, job, bindings)) return true;
+      await cancelJob(ctx, job, "binding_changed");
+      return false;
+    };
+    const handed: SmsJobRow[] = [];
+    const held = await q
       .select()
       .from(smsGatewayJobs)
       .where(and(eq(smsGatewayJobs.state, "leased"), eq(smsGatewayJobs.leasedDeviceId, device.id), isNull(smsGatewayJobs.leaseConfirmedAt)))
       .orderBy(asc(smsGatewayJobs.createdAt));
-    const allowed = JSON.parse(device.allowedCountries) as string[];
-    const countries = allowed.length > 0 ? allowed : [e.sim.country];
+    for (const job of held) if (await stillBound(job)) handed.push(job);
+    const countries = countriesOf(device, e.sim);
     const minuteAgo = addSeconds(ctx.nowIso, -60);
     const dayAgo = addSeconds(ctx.nowIso, -24 * 3600);
     const deviceMinute = await segmentsSince(ctx, minuteAgo, device.id);
@@ -330,6 +314,7 @@ export async function leaseJobs(ctx: RequestCtx, deviceId: string, input: z.outp
         await moveJob(ctx, job, "expired", "job_expired");
         continue;
       }
+      if (!(await stillBound(job))) continue;
       if (!countries.includes(job.countryCode)) {
         await moveIfChanged(ctx, job, "blocked_policy", "country_not_allowed");
         continue;
@@ -387,6 +372,7 @@ export async function leaseJobs(ctx: RequestCtx, deviceId: string, input: z.outp
         phoneE164: decryptPhone(ctx.deps, job.id, job.phoneCiphertext!),
         text: decryptText(ctx.deps, job.id, job.textCiphertext!),
         payloadDigest: job.payloadDigest,
+        identityVersion: job.identityVersion,
         cancellationRevision: job.cancellationRevision,
         encoding: job.encoding,
         segments: job.segments,
@@ -421,8 +407,10 @@ async function loadAttempt(ctx: TenantCtx, jobId: string, deviceId: string, leas
 
 /**
  * Immediately before sending: is this lease still this device's, unexpired, the
- * job unexpired and uncancelled, and the payload and cancellation revision the
- * ones the device holds? `proceed: true` confirms the lease: from then on the job
+ * job unexpired and uncancelled, its binding unchanged (same identity version and
+ * cancellation revision, still accepting the job: a changed binding cancels the
+ * job, `binding_changed`), and the payload, identity version and cancellation
+ * revision the ones the device holds? `proceed: true` confirms the lease: from then on the job
  * is never handed to anyone again (no second send); without a receipt within the
  * delivery window it becomes sent_unconfirmed. Repeating a successful recheck
  * answers the same.
@@ -438,6 +426,10 @@ export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: strin
       if (job.state === "expired") return answer(false, "job_expired");
       return answer(false, attempt.outcome === "lease_expired" ? "lease_expired" : "lease_not_held");
     }
+    if (!(await bindingAllows(ctx, job))) {
+      job = await cancelJob(ctx, job, "binding_changed");
+      return answer(false, "binding_changed");
+    }
     if (job.leaseConfirmedAt) return answer(true, null);
     if (job.leaseExpiresAt! <= ctx.nowIso) {
       job = await endExpiredLease(ctx, job);
@@ -449,6 +441,7 @@ export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: strin
       return answer(false, "job_expired");
     }
     if (input.cancellationRevision !== job.cancellationRevision) return answer(false, "revision_changed");
+    if (input.identityVersion !== undefined && input.identityVersion !== job.identityVersion) return answer(false, "identity_changed");
     if (input.payloadDigest !== job.payloadDigest) return answer(false, "payload_changed");
     job = await moveJob(ctx, job, "leased", null, { leaseConfirmedAt: ctx.nowIso });
     await writer(ctx).update(smsGatewayAttempts).set({ outcome: "sending", recheckedAt: ctx.nowIso, updatedAt: ctx.nowIso }).where(eq(smsGatewayAttempts.id, attempt.id));

@@ -26,11 +26,12 @@ export function contentDigestOf(deps: Deps, recipientUserId: string, text: strin
   return hmacDigest(payloadKey(deps), JSON.stringify(["sms-content", recipientUserId, text]));
 }
 
-const TOKEN_PREFIX = "smsgw_";
+/** Native tokens start with it, so a scanner (test/secret-scan.ts) recognises one anywhere. */
+export const NATIVE_TOKEN_PREFIX = "smsgw_";
 
 /** A fresh native token (256 random bits); shown once, stored only as its digest. */
 export function newNativeToken(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  return NATIVE_TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
 /** The digest the registry and the device record keep (the platform's device-token digest). */

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { smsGatewayAttempts, smsGatewayJobs, smsGatewayJobStates, type SmsJobState } from "./sms-gateway.tables.ts";
+import { smsGatewayAttempts, smsGatewayBindings, smsGatewayJobs, smsGatewayJobStates, type SmsJobState } from "./sms-gateway.tables.ts";
 import { DELIVERY_WINDOW_SECONDS, MAX_LEASE_EXPIRIES, SWEEP_BATCH } from "./sms-gateway.policy.ts";
 
 export type SmsJobRow = typeof smsGatewayJobs.$inferSelect;
@@ -14,6 +14,12 @@ export type SmsAttemptRow = typeof smsGatewayAttempts.$inferSelect;
 export const FINAL_STATES: ReadonlySet<SmsJobState> = new Set(["delivered", "failed", "cancelled", "suppressed", "expired"]);
 /** States from which the job can still be handed to a device (after its own checks). */
 export const QUEUED_STATES = ["pending", "blocked_device_required", "blocked_policy", "retry_wait"] as const satisfies readonly SmsJobState[];
+/**
+ * States a cancellation stops: queued, or leased and not yet reported sent (a
+ * device holding the lease fails its recheck). Once sent, a message cannot be
+ * called back: sent and sent_unconfirmed jobs keep their state and evidence.
+ */
+export const CANCELLABLE_STATES: ReadonlySet<SmsJobState> = new Set([...QUEUED_STATES, "leased"]);
 /**
  * Once sent or final, the phone number and text are never needed again: both
  * ciphertexts are dropped and only the payload digest remains.
@@ -50,6 +56,51 @@ export async function moveJob(ctx: TenantCtx, job: SmsJobRow, next: SmsJobState,
 
 export async function recordInitialState(ctx: TenantCtx, job: SmsJobRow): Promise<void> {
   await writer(ctx).insert(smsGatewayJobStates).values({ id: ctx.deps.newId(), jobId: job.id, state: job.state, code: job.stateCode, at: ctx.nowIso, actor: ctx.actorId });
+}
+
+export type SmsBindingRow = typeof smsGatewayBindings.$inferSelect;
+
+/**
+ * Cancels a queued or leased job (in the open transaction): `cancelled` with the
+ * code in its timeline, its cancellation revision raised (at least to
+ * `revision`), its ciphertexts dropped. An unconfirmed lease's attempt is
+ * `abandoned` (the device never got a go-ahead); a confirmed one keeps its
+ * outcome, so a receipt the device still sends is kept as evidence.
+ */
+export async function cancelJob(ctx: TenantCtx, job: SmsJobRow, code: string, revision = job.cancellationRevision + 1): Promise<SmsJobRow> {
+  if (job.state === "leased" && job.leaseId && !job.leaseConfirmedAt) {
+    await writer(ctx)
+      .update(smsGatewayAttempts)
+      .set({ outcome: "abandoned", updatedAt: ctx.nowIso })
+      .where(and(eq(smsGatewayAttempts.leaseId, job.leaseId), eq(smsGatewayAttempts.outcome, "leased")));
+  }
+  const moved = await moveJob(ctx, job, "cancelled", code, { cancellationRevision: Math.max(revision, job.cancellationRevision + 1) });
+  ctx.deps.log.info("sms job cancelled", { partnerId: ctx.partnerId, jobId: job.id, code });
+  return moved;
+}
+
+/**
+ * Whether the job may still go to its binding: the binding accepts the job's
+ * purpose now (reminders and tests need a verified number with consent; a
+ * verification code needs a verification in progress) and the job's identity
+ * version and cancellation revision are the binding's current ones. A job
+ * without a binding (queued before bindings were recorded) never goes out.
+ * `cache` spares a lease re-reading one binding per job.
+ */
+export async function bindingAllows(
+  ctx: TenantCtx,
+  job: Pick<SmsJobRow, "bindingId" | "purpose" | "identityVersion" | "cancellationRevision">,
+  cache = new Map<string, SmsBindingRow | null>(),
+): Promise<boolean> {
+  if (!job.bindingId) return false;
+  let binding = cache.get(job.bindingId);
+  if (binding === undefined) {
+    binding = (await db(ctx).select().from(smsGatewayBindings).where(eq(smsGatewayBindings.id, job.bindingId)))[0] ?? null;
+    cache.set(job.bindingId, binding);
+  }
+  if (!binding) return false;
+  const accepted = job.purpose === "verification" ? binding.accepts === "verification" : binding.accepts === "reminders";
+  return accepted && job.identityVersion === binding.identityVersion && job.cancellationRevision === binding.cancellationRevision;
 }
 
 /**

@@ -119,7 +119,8 @@ const LeasedJob = z
     phoneE164: z.string().openapi({ description: "The recipient; only ever sent to the device holding the lease" }),
     text: z.string(),
     payloadDigest: z.string(),
-    cancellationRevision: z.number().int(),
+    identityVersion: z.number().int().openapi({ description: "The recipient binding's identity version the job was queued for (changes only with a new number)" }),
+    cancellationRevision: z.number().int().openapi({ description: "The binding's cancellation revision the job was queued under (changes on every opt-out, unlink, relink or revocation)" }),
     encoding: z.enum(SMS_ENCODINGS),
     segments: z.number().int(),
     expiresAt: Timestamp,
@@ -138,7 +139,12 @@ export const LeaseResult = z
   .openapi("SmsLeaseResult");
 
 export const Recheck = z
-  .strictObject({ leaseId: Id, payloadDigest: z.string().regex(/^[0-9a-f]{64}$/), cancellationRevision: z.number().int().min(0) })
+  .strictObject({
+    leaseId: Id,
+    payloadDigest: z.string().regex(/^[0-9a-f]{64}$/),
+    cancellationRevision: z.number().int().min(0),
+    identityVersion: z.number().int().min(0).optional().openapi({ description: "The identity version from the lease; when given it must still be the job's" }),
+  })
   .openapi("SmsRecheck");
 
 export const RecheckResult = z

@@ -24,6 +24,9 @@ export type SmsJobState = (typeof SMS_JOB_STATES)[number];
 export const SMS_PURPOSES = ["verification", "reminder"] as const;
 export const SMS_ENCODINGS = ["gsm7", "ucs2"] as const;
 export const DEVICE_STATES = ["active", "revoked"] as const;
+/** What a binding may be sent now: nothing, its verification code, or reminders and test messages. */
+export const BINDING_ACCEPTS = ["nothing", "verification", "reminders"] as const;
+export type BindingAccepts = (typeof BINDING_ACCEPTS)[number];
 export const ATTEMPT_OUTCOMES = ["leased", "lease_expired", "sending", "sent", "delivered", "failed", "sent_unconfirmed", "abandoned"] as const;
 
 /** An online phone that sends the partner's SMS; its native token is kept as an HMAC digest only. */
@@ -60,6 +63,28 @@ export const smsGatewayDevices = sqliteTable(
   (t) => [index("sms_gateway_devices_state_idx").on(t.state)],
 );
 
+/**
+ * The gateway's copy of one personal SMS binding (its id is the binding's id in
+ * the notifications module), written in the same transaction as every change of
+ * the binding. `identityVersion` changes exactly when the destination identity
+ * does (a new number); `cancellationRevision` on every cancelling event (opt-out,
+ * unlink, relink, revocation). Lease and recheck compare a job's copies of both
+ * and the purpose it may be sent for with these current values.
+ */
+export const smsGatewayBindings = sqliteTable("sms_gateway_bindings", {
+  id: text("id").primaryKey(),
+  projectId: text("project_id").notNull(),
+  recipientUserId: text("recipient_user_id").notNull(),
+  identityVersion: integer("identity_version").notNull(),
+  cancellationRevision: integer("cancellation_revision").notNull(),
+  accepts: text("accepts", { enum: BINDING_ACCEPTS }).notNull(),
+  /** Safe code of the last cancelling event. */
+  reason: text("reason"),
+  version: integer("version").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
 /** One queued SMS to one recipient; phone and text are ciphertext and leave the vault only in a device lease. */
 export const smsGatewayJobs = sqliteTable(
   "sms_gateway_jobs",
@@ -85,6 +110,11 @@ export const smsGatewayJobs = sqliteTable(
     encoding: text("encoding", { enum: SMS_ENCODINGS }).notNull(),
     segments: integer("segments").notNull(),
     characters: integer("characters").notNull(),
+    /** The binding the SMS goes to (null only on jobs queued before bindings were recorded: never sent). */
+    bindingId: text("binding_id"),
+    /** The binding's identity version when queued: a job never goes to a later identity. */
+    identityVersion: integer("identity_version").notNull().default(0),
+    /** The binding's cancellation revision when queued (raised on the job when it is cancelled). */
     cancellationRevision: integer("cancellation_revision").notNull(),
     expiresAt: text("expires_at").notNull(),
     /** Send attempts that ended in a retryable failure. */
@@ -110,6 +140,7 @@ export const smsGatewayJobs = sqliteTable(
     index("sms_gateway_jobs_queue_idx").on(t.state, t.createdAt),
     index("sms_gateway_jobs_lease_idx").on(t.state, t.leaseExpiresAt),
     index("sms_gateway_jobs_content_idx").on(t.contentDigest, t.state),
+    index("sms_gateway_jobs_binding_idx").on(t.bindingId, t.state),
   ],
 );
 

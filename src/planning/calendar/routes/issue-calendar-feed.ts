@@ -14,15 +14,18 @@ export const issueCalendarFeed = defineRoute({
   description: [
     "A random token in a URL (shown only in this answer; only its HMAC digest is stored) that serves this project's calendar.ics without headers,",
     "for calendar apps that cannot send them. It reads as you, with your rights at the time of each fetch. Issuing again revokes the previous URL.",
+    "The URL is built on the service's configured public base URL (PUBLIC_BASE_URL), never on the request's Host header; without one (production) the",
+    "answer is 409 public_base_url_not_configured and nothing is issued.",
   ].join(" "),
   tags: ["Calendar"],
   auth: "session",
   capability: "planning_view",
   params: ProjectParams,
+  problems: [409],
   file: import.meta.path,
   responses: { 201: { description: "The subscription URL", schema: CalendarFeed, headers: LocationHeader } },
   handler: async (ctx, { params }, c) => {
-    const feed = await issue(ctx, params.projectId, linksOf(c, ctx.partnerId));
+    const feed = await issue(ctx, params.projectId, linksOf(ctx.deps, ctx.partnerId));
     return { status: 201, body: feed, headers: { Location: feed.url } };
   },
 });

@@ -5,7 +5,9 @@ export const createMeeting = createRoute({
   collection: "meetings",
   operationId: "createMeeting",
   summary: "Add meetings to the project",
-  description: "A meeting, created `scheduled` (or `draft`); `recurrence` is an RFC 5545 RRULE value.",
+  description:
+    "A meeting, created `scheduled` (or `draft`); `recurrence` is an RFC 5545 RRULE value, expanded in UTC from `startsAt` (its first occurrence). " +
+    "SECONDLY and MINUTELY are refused, and every series ends (COUNT or UNTIL) within 5 years of its start after at most 2,000 occurrences: 400 at `/body/recurrence` otherwise.",
   tag: "Meetings",
   body: CreateMeeting,
   record: Meeting,

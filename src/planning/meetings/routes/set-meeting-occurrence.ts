@@ -9,9 +9,10 @@ export const setMeetingOccurrence = defineRoute({
   operationId: "setMeetingOccurrence",
   summary: "Cancel or change one occurrence of a recurring meeting",
   description: [
-    "Beyond the spec: what the calendar export's EXDATE and RECURRENCE-ID come from. `occurrenceAt` must be an occurrence the series generates (400 otherwise);",
+    "Beyond the spec: what the calendar export's EXDATE and RECURRENCE-ID come from. `occurrenceAt` must be a start the series produces — its RRULE",
+    "expanded (rrule library, UTC) from the meeting's start — else 400 at `/body/occurrenceAt` (e.g. the 2nd Monday of a `BYDAY=1MO` series);",
     "`cancelled: true` drops it, `startsAt`/`endsAt` (together), `title` and `location` change it. Sending the same occurrence again replaces its exception",
-    "and raises its version. A meeting without `recurrence` is 409. planning_edit; audited.",
+    "and raises its version. A meeting without `recurrence`, or whose stored rule is outside the series bounds, is 409 state_conflict. planning_edit; audited.",
   ].join(" "),
   tags: ["Meetings"],
   auth: "session",

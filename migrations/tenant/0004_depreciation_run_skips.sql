@@ -1,0 +1,1 @@
+ALTER TABLE `depreciation_runs` ADD `skipped` text DEFAULT '[]' NOT NULL;
