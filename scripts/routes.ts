@@ -31,4 +31,4 @@ await runCli(async () => {
   const { values, positionals } = parseCli(process.argv.slice(2), { table: { type: "boolean" } }, "routes [--table]");
   if (positionals.length > 0) throw new CliError(`unexpected argument ${positionals[0]}\nusage: routes [--table]`);
   return values.table ? new CliText(table(rows())) : rows();
-});
+}, { summary: "Every mounted route: method, full path, operationId, capability, auth and source file (JSON, or a text table with --table).", usage: ["routes [--table]"] });

@@ -57,4 +57,4 @@ await runCli(async (cli) => {
     authTime: new Date((nowS - ageSeconds) * 1000).toISOString(),
     expiresAt: new Date((nowS + ttlSeconds) * 1000).toISOString(),
   };
-});
+}, { summary: "Mints a dashboard token with DASHBOARD_JWT_SECRET or the generated development secret (npm run token -- …); defaults: AAL2, passkey, fresh, 1 hour. Prints JSON.", usage: [USAGE] });

@@ -100,6 +100,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       demo,
       stop: () =>
         (stopping ??= (async () => {
+          // Not ready from now on: /readyz answers 503 at once, so load balancers move new traffic
+          // elsewhere; for SHUTDOWN_DRAIN_MS the listener still serves (the probe must see that 503).
+          deps.readiness.beginShutdown();
+          if (config.shutdownDrainMs > 0) await Bun.sleep(config.shutdownDrainMs);
           // Stop accepting; in-flight requests finish, unless they take longer than 10 s.
           let timer: ReturnType<typeof setTimeout> | undefined;
           await Promise.race([
@@ -108,6 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           ]).finally(() => clearTimeout(timer));
           await sch.stop();
           deps.tenancy.close();
+          deps.mailer.close();
         })()),
     };
   } catch (err) {
@@ -133,13 +138,30 @@ if (import.meta.main) {
   process.on("unhandledRejection", (reason) => {
     running.deps.log.error("unhandled rejection", { error: reason instanceof Error ? reason.name : typeof reason });
   });
+  // SIGTERM (Docker, systemd, `kill`) or SIGINT (Ctrl-C) stops gracefully: no new
+  // connections, in-flight requests (up to 10 s) and jobs finish, databases close.
+  // `npm start` execs Bun, so npm forwards both to this process.
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) {
+      // Ctrl-C under npm arrives twice (from the terminal, and forwarded by npm): a
+      // repeat must not cut the drain short, and the drain is bounded anyway.
+      running.deps.log.info("already shutting down", { signal });
+      return;
+    }
+    stopping = true;
     running.deps.log.info("shutting down", { signal });
     running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        running.deps.log.info("shut down gracefully", { signal });
+        process.exit(0);
+      },
+      (err: unknown) => {
+        running.deps.log.error("shutdown failed", { signal, error: err instanceof Error ? err.name : typeof err });
+        process.exit(1);
+      },
     );
   };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }

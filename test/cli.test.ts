@@ -128,11 +128,104 @@ describe("tenant", () => {
     expect(unknown.stderr).toContain("unknown partner ghost");
   });
 
-  test("an unknown command exits 1 with the usage", async () => {
+  test("an unknown command exits 1 with the usage on stderr", async () => {
     const r = await cli("tenant", "explode");
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("unknown command explode");
-    expect(r.stderr).toContain("usage:");
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toStartWith("error: unknown command explode\nusage: tenant provision <partnerId> [--name N]\n");
+    expect(r.stderr).toContain("       tenant deactivate-member <partnerId> <userId>\n");
+  });
+
+  test("list prints the registered partners and members a partner's memberships, without e-mail addresses", async () => {
+    await cli("tenant", "provision", "list-co", "--name", "List Co");
+    await cli("tenant", "member", "list-co", "zoe", "--role", "viewer", "--email", "zoe@example.com");
+    await cli("tenant", "member", "list-co", "adam", "--role", "admin", "--name", "Adam");
+    const list = await cli("tenant", "list");
+    expect(list.code).toBe(0);
+    const partners = list.json as Array<{ id: string; name: string; createdAt: string }>;
+    expect(partners.find((p) => p.id === "list-co")).toEqual({ id: "list-co", name: "List Co", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(partners.map((p) => p.id)).toEqual([...partners.map((p) => p.id)].sort());
+
+    const members = await cli("tenant", "members", "list-co");
+    expect(members.code).toBe(0);
+    expect(members.json).toEqual([
+      { membershipId: expect.any(String), userId: "adam", role: "admin", displayName: "Adam", status: "active", createdAt: expect.any(String), updatedAt: expect.any(String) },
+      { membershipId: expect.any(String), userId: "zoe", role: "viewer", displayName: "zoe", status: "active", createdAt: expect.any(String), updatedAt: expect.any(String) },
+    ]);
+    expect(members.stdout).not.toContain("zoe@example.com");
+
+    const ghost = await cli("tenant", "members", "ghost");
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr).toContain("unknown partner ghost");
+  });
+
+  test("deactivate-member: the running service answers the user's next request 403, and member reactivates", async () => {
+    await cli("tenant", "provision", "deact-co", "--name", "Deact Co");
+    await cli("tenant", "member", "deact-co", "dora", "--role", "manager", "--name", "Dora");
+    const tok = await cli("token", "dora");
+    const auth = { authorization: `Bearer ${tok.json.token}` };
+    // The service is running (and has memoised her membership) while the CLI writes.
+    const { deps, app } = await openApp();
+    const views = () => app.fetch(new Request("http://t/api/assets/saved-views?partnerId=deact-co", { headers: auth }));
+    const me = async () => ((await (await app.fetch(new Request("http://t/api/me", { headers: auth }))).json()) as { partners: unknown[] }).partners;
+    try {
+      expect((await views()).status).toBe(200);
+      expect((await views()).status).toBe(200);
+      expect(await me()).toEqual([{ partnerId: "deact-co", name: "Deact Co", role: "manager" }]);
+
+      const off = await cli("tenant", "deactivate-member", "deact-co", "dora");
+      expect(off.code).toBe(0);
+      expect(off.json).toEqual({ membershipId: expect.any(String), partnerId: "deact-co", userId: "dora", role: "manager", status: "inactive" });
+      const denied = await views();
+      expect(denied.status).toBe(403);
+      expect(((await denied.json()) as { code: string }).code).toBe("partner_access_denied");
+      expect(await me()).toEqual([]);
+      const members = await cli("tenant", "members", "deact-co");
+      expect(members.json).toEqual([expect.objectContaining({ userId: "dora", role: "manager", status: "inactive" })]);
+
+      // Idempotent; an unknown user or partner is an error.
+      expect((await cli("tenant", "deactivate-member", "deact-co", "dora")).json).toMatchObject({ status: "inactive" });
+      const nobody = await cli("tenant", "deactivate-member", "deact-co", "nobody");
+      expect(nobody.code).toBe(1);
+      expect(nobody.stderr).toBe("error: nobody is not a member of deact-co\n");
+      expect((await cli("tenant", "deactivate-member", "ghost", "dora")).stderr).toContain("unknown partner ghost");
+      expect((await cli("tenant", "deactivate-member", "deact-co")).stderr).toContain("userId is required");
+
+      // `member` makes her active again.
+      expect((await cli("tenant", "member", "deact-co", "dora", "--role", "manager")).json).toMatchObject({ status: "active" });
+      expect((await views()).status).toBe(200);
+    } finally {
+      deps.tenancy.close();
+    }
+  });
+});
+
+describe("--help", () => {
+  test("`npm run tenant -- --help` prints the usage on stdout and exits 0", async () => {
+    const proc = Bun.spawn(["npm", "run", "-s", "tenant", "--", "--help"], { cwd: ROOT, env: childEnv, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("usage: tenant provision <partnerId> [--name N]\n");
+    for (const command of ["provision", "member", "deactivate-member", "list", "members", "migrate"]) expect(stdout).toContain(`\n  ${command} `);
+  });
+
+  test("every CLI answers --help and -h with its usage, exit 0, before opening anything", async () => {
+    for (const [script, usage] of [
+      ["tenant", "usage: tenant provision"],
+      ["jobs", "usage: jobs <name|all> [--partner P]"],
+      ["token", "usage: token <userId>"],
+      ["routes", "usage: routes [--table]"],
+    ] as const) {
+      for (const flag of ["--help", "-h"]) {
+        const r = await cli(script, flag);
+        expect({ script, flag, code: r.code, stderr: r.stderr }).toEqual({ script, flag, code: 0, stderr: "" });
+        expect(r.stdout).toContain(usage);
+      }
+    }
+    // Help after a command too, and the jobs help names every registered job.
+    expect((await cli("tenant", "member", "--help")).code).toBe(0);
+    const jobs = await cli("jobs", "--help");
+    for (const name of ["housekeeping", "reservations", "alerts", "webhooks", "reminders"]) expect(jobs.stdout).toContain(`  ${name} `);
   });
 });
 
@@ -191,7 +284,10 @@ describe("jobs", () => {
     for (const name of ["nonsense"]) {
       const r = await cli("jobs", name);
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toBe(`error: unknown job ${name} (registered: housekeeping, reservations, replenishment, alerts, webhooks, scans, interop-exports, sms-leases, reminders)`);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `error: unknown job ${name} (registered: housekeeping, reservations, replenishment, alerts, webhooks, scans, interop-exports, sms-leases, reminders)\nusage: jobs <name|all> [--partner P]\n`,
+      );
     }
   });
 

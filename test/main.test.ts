@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/env.ts";
 import { startServer, DEMO_PARTNER, DEMO_OWNER } from "../src/main.ts";
+import { checkGracefulStop, startViaNpm } from "../scripts/ci/serve-check.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-main-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,3 +78,30 @@ test("a later start keeps the partners, prints no new demo token, and schedules 
   // stop() is idempotent.
   await running.stop();
 });
+
+// The README's command, signalled the way a supervisor (SIGTERM to the PID `npm start`
+// created) and a terminal (Ctrl-C: SIGINT to the whole process group, so Bun gets it
+// from the terminal and again from npm) do, while a write is still receiving its body.
+// .ci/run repeats this on a production install (scripts/ci/production-smoke.ts).
+test("`npm start` stops gracefully on SIGTERM to npm's PID and on Ctrl-C, finishing the write in flight", async () => {
+  const data = mkdtempSync(join(tmpdir(), "svc-main-npm-"));
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? data, PORT: "0", TENANTS_DIR: data, LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "0" };
+  const root = join(import.meta.dir, "..");
+  try {
+    const first = await startViaNpm({ cwd: root, env });
+    expect(first.token).toBeString();
+    const term = await checkGracefulStop(first, "SIGTERM", "pid", first.token!);
+    // npm and Bun (exec'd by the start script, no shell in between), all gone, npm exiting 0.
+    expect(term).toMatchObject({ inFlightStatus: 201, npmExit: { code: 0, signal: null } });
+    expect(term.processes).toHaveLength(2);
+    expect(first.lines.filter((l) => l.includes('"msg":"shutting down"'))).toHaveLength(1);
+
+    const second = await startViaNpm({ cwd: root, env });
+    const int = await checkGracefulStop(second, "SIGINT", "group", first.token!);
+    expect(int).toMatchObject({ inFlightStatus: 201, npmExit: { code: 0, signal: null } });
+    // The repeated SIGINT (npm forwards the terminal's) did not cut the drain short.
+    expect(second.lines.filter((l) => l.includes('"msg":"shutting down"'))).toHaveLength(1);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -43,3 +43,57 @@ export async function upsertMember(deps: Deps, input: MemberInput) {
     deps.tenancy.release(handle);
   }
 }
+
+export interface MemberSummary {
+  membershipId: string;
+  userId: string;
+  role: string;
+  displayName: string;
+  status: "active" | "inactive";
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A partner's memberships, active and inactive, by userId (no e-mail addresses). */
+export async function listMembers(deps: Deps, partnerId: string): Promise<MemberSummary[]> {
+  if (!(await deps.tenancy.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
+  const handle = await deps.tenancy.acquire(partnerId);
+  try {
+    const rows = await handle.db.read.select().from(memberships).orderBy(memberships.userId);
+    return rows.map((m) => ({
+      membershipId: m.id,
+      userId: m.userId,
+      role: m.role,
+      displayName: m.displayName,
+      status: m.status,
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+    }));
+  } finally {
+    deps.tenancy.release(handle);
+  }
+}
+
+/**
+ * Deactivates an existing membership, keeping its role: the partner database and the
+ * registry index both say inactive, so the user's next request there is 403 and
+ * /api/me no longer lists the partner. Idempotent; upsertMember reactivates.
+ */
+export async function deactivateMember(deps: Deps, partnerId: string, userId: string) {
+  if (!(await deps.tenancy.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
+  const now = deps.clock.now().toISOString();
+  const handle = await deps.tenancy.acquire(partnerId);
+  try {
+    const member = await deps.tenancy.writeTx(handle, async (tx) => {
+      const existing = (await tx.select().from(memberships).where(eq(memberships.userId, userId)))[0];
+      if (!existing) return undefined;
+      if (existing.status !== "inactive") await tx.update(memberships).set({ status: "inactive", updatedAt: now }).where(eq(memberships.id, existing.id));
+      return existing;
+    });
+    if (!member) throw new Error(`${userId} is not a member of ${partnerId}`);
+    await deps.tenancy.indexMembership(userId, partnerId, member.role, "inactive", now);
+    return { membershipId: member.id, partnerId, userId, role: member.role, status: "inactive" as const };
+  } finally {
+    deps.tenancy.release(handle);
+  }
+}
