@@ -3,10 +3,13 @@ import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { AppError, errorFacts, problemBody } from "./platform/errors/app-error.ts";
 import { LockTimeoutError } from "./platform/tenancy/write-lock.ts";
-import { PartnerUnavailableError } from "./platform/tenancy/tenancy.ts";
+import { unavailableCause } from "./platform/db/unavailable.ts";
+import { ContentStoreError } from "./platform/blobs/content-store.ts";
 import { buildHandler, type AnyRoute, type Family } from "./platform/http/define-route.ts";
 import { API_VERSION } from "./platform/openapi/document.ts";
 import { CACHE_CONTROL_PRIVATE } from "./platform/http/conditional.ts";
+import { logRequest, newRequestFacts, requestFacts } from "./platform/http/access-log.ts";
+import { traceIdOf } from "./platform/http/trace-context.ts";
 import type { Deps } from "./deps.ts";
 import { allRoutes } from "./routes.ts";
 
@@ -29,7 +32,9 @@ function problemResponse(c: Context, err: AppError): Response {
   const headers = new Headers({ "content-type": "application/problem+json" });
   for (const [k, v] of Object.entries(err.headers ?? {})) headers.set(k, v);
   if (err.status === 401) headers.set("WWW-Authenticate", bearerChallenge(c.req.header("authorization"), err.message));
-  return new Response(JSON.stringify(problemBody(err, (c.get("requestId") as string) ?? "")), { status: err.status, headers });
+  const text = JSON.stringify(problemBody(err, (c.get("requestId") as string) ?? ""));
+  headers.set("content-length", String(Buffer.byteLength(text)));
+  return new Response(text, { status: err.status, headers });
 }
 
 /**
@@ -42,6 +47,19 @@ export function bearerChallenge(authorization: string | undefined, reason: strin
   // A quoted-string of the characters §3 allows: no quote or backslash.
   const description = reason.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "");
   return `Bearer realm="api", error="invalid_token", error_description="${description}"`;
+}
+
+/** Seconds a client is asked to wait after a dependency (database, content store) failed. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = "5";
+
+/** The content store's failure along err's cause chain, if any (its message and code never name a location). */
+function contentStoreFailure(err: unknown): ContentStoreError | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; typeof cur === "object" && cur !== null && depth < 8; depth++) {
+    if (cur instanceof ContentStoreError) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
@@ -71,11 +89,15 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     problemResponse(c, new AppError("method_not_allowed", `${c.req.method} is not allowed here`, { headers: { Allow: allowed.join(", ") } }));
 
   app.use(async (c, next) => {
+    const started = performance.now();
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : deps.newId();
     c.set("requestId" as never, requestId as never);
+    // The access log's record; the route wrapper and the pipeline fill it in.
+    const facts = newRequestFacts(c, traceIdOf(c.req.header("traceparent")));
     const fixed = staticMethods.get(c.req.path);
     if (fixed && !fixed.has(c.req.method) && !(c.req.method === "HEAD" && fixed.has("GET")) && c.req.method !== "OPTIONS") {
+      facts.route = c.req.path;
       c.res = notAllowed(c, allowedAt(c.req.path));
     } else await next();
     c.res.headers.set("API-Version", API_VERSION);
@@ -83,6 +105,11 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     c.res.headers.set("X-Content-Type-Options", "nosniff");
     // Per-caller data: shared caches must not keep it, private ones must revalidate.
     if (c.req.header("authorization") !== undefined && !c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", CACHE_CONTROL_PRIVATE);
+    if (facts.rateLimit) {
+      // IETF RateLimit fields on every answer the limiter counted (the 429 carries its own).
+      c.res.headers.set("RateLimit-Policy", deps.rateLimiter.policy);
+      c.res.headers.set("RateLimit", deps.rateLimiter.field(facts.rateLimit));
+    }
     if (c.req.method === "HEAD" && c.res.body) {
       // HEAD runs the GET; its Content-Length must be the GET's, not the empty body's (RFC 9110 §9.3.2).
       const length = (await c.res.arrayBuffer()).byteLength;
@@ -90,20 +117,30 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
       headers.set("Content-Length", String(length));
       c.res = new Response(null, { status: c.res.status, headers });
     }
+    logRequest(deps.log, facts, requestId, c.req.method, c.res, started);
   });
   if (deps.config.corsOrigins.length > 0) {
     app.use(
       cors({
         origin: deps.config.corsOrigins,
-        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"],
-        exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After", "WWW-Authenticate"],
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "traceparent"],
+        exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After", "WWW-Authenticate", "RateLimit", "RateLimit-Policy"],
         allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
         maxAge: 600,
       }),
     );
   }
 
-  for (const r of routes) app.on(r.method.toUpperCase(), honoPath(fullPath(r)), buildHandler(r, deps));
+  for (const r of routes) {
+    const template = fullPath(r);
+    const handle = buildHandler(r, deps);
+    // Names the matched route in the access log: its template, never the raw path or query.
+    app.on(r.method.toUpperCase(), honoPath(template), (c) => {
+      const facts = requestFacts(c);
+      if (facts) facts.route = template;
+      return handle(c);
+    });
+  }
 
   app.notFound((c) => {
     const path = c.req.path;
@@ -114,9 +151,34 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
 
   app.onError((err, c) => {
     if (err instanceof AppError) return problemResponse(c, err);
-    if (err instanceof PartnerUnavailableError) {
-      deps.log.error("partner database unavailable", { requestId: c.get("requestId" as never), partnerId: err.partnerId, reason: err.reason });
-      return problemResponse(c, new AppError("partner_unavailable", "this partner's data is unavailable; the operator has been alerted in the service log"));
+    // A dependency that failed is a 503 with Retry-After, never a 500 (README "When a dependency fails").
+    const retry = { headers: { "Retry-After": DEPENDENCY_RETRY_AFTER_SECONDS } };
+    const down = unavailableCause(err);
+    if (down) {
+      // Whichever driver and query path met it (read, snapshot, transaction, migration at open): one error type.
+      const requestId = c.get("requestId" as never);
+      if (down.partnerId !== undefined) {
+        deps.log.error("partner database unavailable", { requestId, partnerId: down.partnerId, reason: down.reason });
+        return problemResponse(
+          c,
+          new AppError(
+            "partner_unavailable",
+            "this partner's data is unavailable right now; the operator has been alerted in the service log. Retry later: a write retried with the same Idempotency-Key is applied at most once",
+            retry,
+          ),
+        );
+      }
+      deps.log.error("registry database unavailable", { requestId, reason: down.reason });
+      return problemResponse(c, new AppError("service_unavailable", "the partner registry is unavailable right now; retry later", retry));
+    }
+    const store = contentStoreFailure(err);
+    if (store) {
+      deps.log.error("content store unavailable", { requestId: c.get("requestId" as never), op: store.op, code: store.code });
+      const detail =
+        store.op === "write"
+          ? "the content store is unavailable: nothing was stored and no record was written; retry later with the same request"
+          : "the content store is unavailable right now; retry later";
+      return problemResponse(c, new AppError("service_unavailable", detail, retry));
     }
     if (err instanceof LockTimeoutError) {
       // The partner's writer is backed up: nothing was applied, so the client may retry.

@@ -10,6 +10,8 @@ import { derivePurposeKey } from "./platform/crypto/keys.ts";
 import { createContentStore } from "./platform/blobs/content-store.ts";
 import { RateLimiter } from "./platform/ratelimit/rate-limiter.ts";
 import { createLogger } from "./platform/log.ts";
+import { serviceReadiness } from "./platform/http/readiness.ts";
+import { createMailer } from "./platform/mail/mailer.ts";
 
 export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "config">> = {}): Promise<Deps> {
   const tenancy =
@@ -18,10 +20,21 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
       tenantsDir: config.tenantsDir,
       urlTemplate: config.tenantDbUrlTemplate,
       authToken: config.tenantDbAuthToken,
+      registryUrl: config.registryDbUrl,
+      registryAuthToken: config.registryDbAuthToken,
       cacheSize: config.tenantCacheSize,
       lockTimeoutMs: config.writeLockTimeoutMs,
     });
   await tenancy.init();
+  const contentStore =
+    overrides.contentStore ??
+    createContentStore(config.contentStore, {
+      endpoint: config.s3.endpoint,
+      region: config.s3.region,
+      accessKeyId: config.s3.accessKeyId,
+      secretAccessKey: config.s3.secretAccessKey,
+    });
+  const log = overrides.log ?? createLogger(config.logLevel);
   return {
     config,
     clock: overrides.clock ?? systemClock,
@@ -29,17 +42,12 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
     tenancy,
     tokens: overrides.tokens ?? new TokenVerifier(config.jwt),
     cursorKey: overrides.cursorKey ?? derivePurposeKey(config.dataKek, "cursor"),
-    contentStore:
-      overrides.contentStore ??
-      createContentStore(config.contentStore, {
-        endpoint: config.s3.endpoint,
-        region: config.s3.region,
-        accessKeyId: config.s3.accessKeyId,
-        secretAccessKey: config.s3.secretAccessKey,
-      }),
-    log: overrides.log ?? createLogger(config.logLevel),
+    contentStore,
+    log,
     fetch: overrides.fetch ?? fetch,
     resolveHost: overrides.resolveHost ?? systemResolveHost,
     rateLimiter: overrides.rateLimiter ?? new RateLimiter(config.rateLimitPerMinute),
+    readiness: overrides.readiness ?? serviceReadiness(config, tenancy, contentStore, { log }),
+    mailer: overrides.mailer ?? createMailer(config.smtpUrl),
   };
 }

@@ -14,6 +14,8 @@ const EnvSchema = z.object({
   TENANTS_DIR: z.string().default("./tenants"),
   TENANT_DB_URL: z.string().optional(),
   TENANT_DB_AUTH_TOKEN: z.string().optional(),
+  REGISTRY_DB_URL: z.string().optional(),
+  REGISTRY_DB_AUTH_TOKEN: z.string().optional(),
   TENANT_CACHE_SIZE: z.coerce.number().int().min(1).default(200),
   WRITE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   DASHBOARD_JWT_SECRET: z.string().min(1).optional(),
@@ -44,6 +46,7 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().optional(),
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
 });
 
 
@@ -76,6 +79,17 @@ function publicBaseUrlOf(value: string | undefined, production: boolean, port: n
   if (production && url.protocol !== "https:") throw new ConfigError("PUBLIC_BASE_URL must be https in production (feed URLs carry a credential)");
   if (url.username || url.password || url.search || url.hash) throw new ConfigError("PUBLIC_BASE_URL takes no credentials, query or fragment");
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/**
+ * Where the registry lives: `file:{TENANTS_DIR}/_registry.db` by default, or a libSQL
+ * server (`libsql:`, `http(s):`, `ws(s):`) that several instances share.
+ */
+function registryUrlOf(value: string | undefined, tenantsDir: string): string {
+  const url = value?.trim() ? value.trim().replaceAll("{TENANTS_DIR}", tenantsDir) : `file:${tenantsDir}/_registry.db`;
+  if (!/^(file|libsql|https?|wss?):/.test(url)) throw new ConfigError("REGISTRY_DB_URL must be a file:, libsql:, http(s): or ws(s): URL");
+  if (url.includes("{partnerId}")) throw new ConfigError("REGISTRY_DB_URL names one database: it takes no {partnerId}");
+  return url;
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -112,6 +126,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tenantsDir,
     tenantDbUrlTemplate: env.TENANT_DB_URL ?? `file:${tenantsDir}/{partnerId}.db`,
     tenantDbAuthToken: env.TENANT_DB_AUTH_TOKEN,
+    registryDbUrl: registryUrlOf(env.REGISTRY_DB_URL, tenantsDir),
+    registryDbAuthToken: env.REGISTRY_DB_AUTH_TOKEN ?? env.TENANT_DB_AUTH_TOKEN,
     tenantCacheSize: env.TENANT_CACHE_SIZE,
     writeLockTimeoutMs: env.WRITE_LOCK_TIMEOUT_MS,
     jwt: {
@@ -143,5 +159,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL, production, env.PORT),
     logLevel: env.LOG_LEVEL,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
   };
 }

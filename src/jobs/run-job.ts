@@ -12,6 +12,7 @@ import type { TenantHandle } from "../platform/tenancy/tenancy.ts";
 import { systemContext } from "../platform/tenancy/tenant-context.ts";
 import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./job.ts";
 import { errorFacts } from "../platform/errors/app-error.ts";
+import { unavailableCause } from "../platform/db/unavailable.ts";
 
 export type RunStatus = "succeeded" | "failed" | "skipped";
 
@@ -73,7 +74,7 @@ async function runGlobal(deps: Deps, job: GlobalJob, signal: AbortSignal): Promi
   try {
     const r = await job.run({ deps, job: job.name, runId, now, log: deps.log, signal });
     const outcome = finish("succeeded", r.processed, r.detail);
-    deps.log.info("job succeeded", { job: job.name, runId, processed: r.processed });
+    logSucceeded(deps, { job: job.name, runId, processed: r.processed });
     return outcome;
   } catch (err) {
     deps.log.error("job failed", { job: job.name, runId, ...errorFacts(err) });
@@ -95,8 +96,8 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
     handle = await deps.tenancy.acquire(partnerId);
   } catch (err) {
     // Without the database there is nowhere to record the run: log only.
-    deps.log.error("job could not open partner database", { job: job.name, partnerId, runId, ...errorFacts(err) });
-    return { ...base, status: "failed", processed: 0, detail: "partner database unavailable", finishedAt: deps.clock.now().toISOString() };
+    deps.log.error("job could not open partner database", { job: job.name, partnerId, runId, ...errorFacts(err), reason: unavailableCause(err)?.reason });
+    return { ...base, status: "failed", processed: 0, detail: clip(unavailableCause(err)?.message) ?? "partner database unavailable", finishedAt: deps.clock.now().toISOString() };
   }
 
   const writeTx = <T>(fn: (tx: Querier) => Promise<T>) =>
@@ -122,7 +123,8 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
         detail: `lease held by ${lease.holder} until ${lease.expiresAt}`,
         finishedAt: deps.clock.now().toISOString(),
       };
-      deps.log.info("job skipped", { job: job.name, partnerId, runId, holder: lease.holder });
+      // Another instance is running it: normal, not worth a line at info every minute.
+      deps.log.debug("job skipped", { job: job.name, partnerId, runId, holder: lease.holder });
       await record(deps, writeTx, outcome);
       return outcome;
     }
@@ -155,7 +157,7 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
 
     if (result) {
       outcome = { ...base, status: "succeeded", processed: result.processed, detail: clip(result.detail), finishedAt: deps.clock.now().toISOString() };
-      deps.log.info("job succeeded", { job: job.name, partnerId, runId, processed: result.processed });
+      logSucceeded(deps, { job: job.name, partnerId, runId, processed: result.processed });
     } else {
       deps.log.error("job failed", { job: job.name, partnerId, runId, ...errorFacts(failure) });
       outcome = { ...base, status: "failed", processed: 0, detail: failureDetail(failure), finishedAt: deps.clock.now().toISOString() };
@@ -165,6 +167,12 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
   } finally {
     deps.tenancy.release(handle);
   }
+}
+
+/** A run that did work is an `info` line; an idle pass (every partner, every minute) only a `debug` one. */
+function logSucceeded(deps: Deps, fields: { job: string; partnerId?: string; runId: string; processed: number }): void {
+  if (fields.processed > 0) deps.log.info("job succeeded", fields);
+  else deps.log.debug("job succeeded", fields);
 }
 
 type WriteTx = <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>;
@@ -218,6 +226,9 @@ async function record(deps: Deps, writeTx: WriteTx, o: JobOutcome): Promise<void
  * (Drizzle puts parameters on later lines), clipped.
  */
 function failureDetail(err: unknown): string {
+  // A dependency that failed says which and why, without SQL (Drizzle's message would carry it).
+  const down = unavailableCause(err);
+  if (down) return clip(down.message) ?? down.name;
   if (err instanceof Error) {
     const firstLine = err.message.split("\n", 1)[0] ?? "";
     return clip(`${err.name}: ${firstLine}`) ?? err.name;

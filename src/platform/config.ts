@@ -6,6 +6,10 @@ export interface Config {
   tenantsDir: string;
   tenantDbUrlTemplate: string;
   tenantDbAuthToken?: string;
+  /** The registry database: a local file, or a libSQL server instances share (REGISTRY_DB_URL). */
+  registryDbUrl: string;
+  /** Auth token of a remote registry (REGISTRY_DB_AUTH_TOKEN, default TENANT_DB_AUTH_TOKEN). */
+  registryDbAuthToken?: string;
   tenantCacheSize: number;
   writeLockTimeoutMs: number;
   /** Dashboard tokens; `maxLifetimeSeconds` bounds exp − iat (longer-lived tokens are 401). */
@@ -31,4 +35,6 @@ export interface Config {
   /** Origin (and path prefix) of the service as clients reach it, for absolute links; unset in production without PUBLIC_BASE_URL. */
   publicBaseUrl?: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** On a graceful stop, how long /readyz answers 503 while the listener still accepts requests, before it closes (ms). */
+  shutdownDrainMs: number;
 }

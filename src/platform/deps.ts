@@ -6,6 +6,8 @@ import type { TokenVerifier } from "./auth/token.ts";
 import type { ContentStore } from "./blobs/content-store.ts";
 import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { Logger } from "./log.ts";
+import type { Readiness } from "./http/readiness.ts";
+import type { Mailer } from "./mail/mailer.ts";
 import { lookup } from "node:dns/promises";
 
 export interface Clock {
@@ -25,6 +27,10 @@ export interface Deps {
   /** A host name's addresses (webhooks check them, then connect to one without resolving again); tests script the answers. */
   resolveHost: HostResolver;
   rateLimiter: RateLimiter;
+  /** What GET /readyz reports: its checks, and "not ready" once shutdown has begun (main.ts stop()). */
+  readiness: Readiness;
+  /** Outbound e-mail over SMTP_URL (nodemailer, pooled); tests pass one that trusts their loopback relay. */
+  mailer: Mailer;
 }
 
 export type HostResolver = (host: string) => Promise<string[]>;

@@ -80,6 +80,35 @@ describe("rate limiting", () => {
     clock.advance(30_000);
     expect((await limited.call("GET", VIEWS, { token: await limited.token("u1") })).status).toBe(200);
   });
+
+  test("every counted answer carries the IETF RateLimit fields: policy, requests left and seconds to the window's end", async () => {
+    const clock = new MutableClock(new Date("2026-06-01T10:00:45.200Z"));
+    const limited = await makeEnv({ RATE_LIMIT_PER_MINUTE: "3" }, clock);
+    await limited.provision(P);
+    await limited.member(P, "u1", "viewer");
+    const t1 = await limited.token("u1");
+    const fields = (r: { headers: Headers }) => [r.headers.get("ratelimit-policy"), r.headers.get("ratelimit")];
+    const POLICY = '"minute";q=3;w=60';
+    // 14.8 s left in the minute: t rounds up to 15.
+    expect(fields(await limited.call("GET", VIEWS, { token: t1 }))).toEqual([POLICY, '"minute";r=2;t=15']);
+    // A problem after the count carries them too (404 of a record that does not exist).
+    const missing = await limited.call("GET", `/api/assets/items/01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f?partnerId=${P}`, { token: t1 });
+    expect(missing.status).toBe(404);
+    expect(fields(missing)).toEqual([POLICY, '"minute";r=1;t=15']);
+    expect(fields(await limited.call("GET", VIEWS, { token: t1 }))).toEqual([POLICY, '"minute";r=0;t=15']);
+    const over = await limited.call("GET", VIEWS, { token: t1 });
+    expectProblem(over, 429, "rate_limited");
+    expect(fields(over)).toEqual([POLICY, '"minute";r=0;t=15']);
+    // Retry-After is not earlier than the end of the effective window.
+    expect(over.headers.get("retry-after")).toBe("15");
+    // A session route without a partner is counted per user alone, in its own window.
+    expect(fields(await limited.call("GET", "/api/me", { token: t1 }))).toEqual([POLICY, '"minute";r=2;t=15']);
+    // Not counted, no fields: a route without a session, and a refused token.
+    expect(fields(await limited.call("GET", "/healthz"))).toEqual([null, null]);
+    expect(fields(await limited.call("GET", VIEWS, { token: "nope" }))).toEqual([null, null]);
+    // The limiter off: no fields.
+    expect(fields(await env.call("GET", VIEWS, { token: owner }))).toEqual([null, null]);
+  });
 });
 
 describe("CORS", () => {
@@ -208,7 +237,8 @@ describe("HEAD", () => {
     try {
       for (const [path, headers] of [
         ["/healthz", {}],
-        ["/api/assets/openapi.json", {}],
+        // Identity: fetch would decode a compressed body, whose length is not the header's.
+        ["/api/assets/openapi.json", { "accept-encoding": "identity" }],
         [VIEWS, { authorization: `Bearer ${owner}` }],
       ] as const) {
         const get = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers });

@@ -32,6 +32,8 @@ function operations(doc: Doc): Array<[string, string, Operation]> {
 }
 
 const served: Record<string, Doc> = {};
+/** Platform operations every family document lists: liveness and readiness. */
+const ROOT_OPERATIONS = ["getHealth", "getReadiness"];
 
 for (const family of ["assets", "planning"] as const) {
   describe(`${family} document`, () => {
@@ -53,7 +55,8 @@ for (const family of ["assets", "planning"] as const) {
     test("every operation has a unique operationId; session operations require bearer auth", async () => {
       const doc = served[family] ?? ((await env.call("GET", `/api/${family}/openapi.json`)).body as Doc);
       const ops = operations(doc);
-      expect(ops.length).toBe(allRoutes.filter((r) => r.family === family).length);
+      // The family's operations, and liveness and readiness (served at the root).
+      expect(ops.length).toBe(allRoutes.filter((r) => r.family === family || ROOT_OPERATIONS.includes(r.operationId)).length);
       const ids = ops.map(([, , op]) => op.operationId);
       for (const [m, p, op] of ops) expect(`${m} ${p}: ${typeof op.operationId}`).toBe(`${m} ${p}: string`);
       expect(new Set(ids).size).toBe(ids.length);
@@ -91,9 +94,17 @@ for (const family of ["assets", "planning"] as const) {
   });
 }
 
-test("operationIds are unique across both documents", () => {
-  const ids = (["assets", "planning"] as const).flatMap((f) => operations(buildOpenApiDocument(f, allRoutes) as unknown as Doc).map(([, , op]) => op.operationId));
+test("operationIds are unique across both documents (liveness and readiness are the same operation in each)", () => {
+  const docs = (["assets", "planning"] as const).map((f) => buildOpenApiDocument(f, allRoutes) as unknown as Doc);
+  const ids = docs.flatMap((d) => operations(d).map(([, , op]) => op.operationId)).filter((id) => !ROOT_OPERATIONS.includes(id ?? ""));
   expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  for (const [path, id] of [["/healthz", "getHealth"], ["/readyz", "getReadiness"]] as const) {
+    const [a, p] = docs.map((d) => d.paths[path]?.get as (Operation & { servers?: unknown }) | undefined);
+    expect(a?.operationId).toBe(id);
+    expect(a).toEqual(p);
+    // Served at the root, not under the family's server URL.
+    expect(a?.servers).toEqual([{ url: "/", description: "the service root" }]);
+  }
 });
 
 describe("inventory drift", () => {

@@ -1,7 +1,7 @@
 // A loopback clamd speaking the real INSTREAM protocol: `zINSTREAM\0` (or
 // `nINSTREAM\n`), chunks each prefixed with a 4-byte big-endian length, a zero-length
 // terminator; it answers `stream: OK` or `stream: Eicar-Signature FOUND`, NUL- or
-// newline-terminated as the command was. `mode: "error"` answers as clamd does when
+// newline-terminated as the command was; `zPING\0` answers `PONG\0`. `mode: "error"` answers as clamd does when
 // a stream exceeds its StreamMaxLength.
 import { createServer, type Server, type Socket } from "node:net";
 
@@ -12,12 +12,14 @@ export interface FakeClamd {
   port: number;
   /** Streams scanned so far, with the bytes each carried and how many chunks. */
   scans: Array<{ bytes: number; chunks: number }>;
+  /** PING commands answered (PONG), e.g. readiness probes. */
+  pings: number;
   mode: "scan" | "error";
   close(): Promise<void>;
 }
 
 export async function startFakeClamd(): Promise<FakeClamd> {
-  const fake: FakeClamd = { host: "127.0.0.1", port: 0, scans: [], mode: "scan", close: async () => {} };
+  const fake: FakeClamd = { host: "127.0.0.1", port: 0, scans: [], pings: 0, mode: "scan", close: async () => {} };
   const server: Server = createServer((socket: Socket) => {
     let buf = Buffer.alloc(0);
     let command: string | undefined;
@@ -32,6 +34,11 @@ export async function startFakeClamd(): Promise<FakeClamd> {
         command = buf.subarray(0, end).toString("latin1");
         terminator = buf[end] === 0 ? "\0" : "\n";
         buf = buf.subarray(end + 1);
+        if (command === "zPING" || command === "nPING") {
+          fake.pings++;
+          socket.end(`PONG${terminator}`);
+          return;
+        }
         if (command !== "zINSTREAM" && command !== "nINSTREAM") {
           socket.end(`UNKNOWN COMMAND${terminator}`);
           return;

@@ -12,6 +12,8 @@ export interface ReceivedRequest {
   contentType: string;
   /** The Host header as received (the URL's host even when the service connected to a pinned address). */
   host: string;
+  /** The W3C traceparent header as received ("" when absent). */
+  traceparent: string;
   body: string;
   json: Record<string, any>;
 }
@@ -74,6 +76,7 @@ export function startReceiver(
         signature: req.headers.get("x-svc-ams-signature") ?? "",
         contentType: req.headers.get("content-type") ?? "",
         host: req.headers.get("host") ?? "",
+        traceparent: req.headers.get("traceparent") ?? "",
         body,
         json: JSON.parse(body),
       });

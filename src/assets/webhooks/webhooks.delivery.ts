@@ -21,6 +21,7 @@ import { raiseAlert, webhookFailingCondition } from "../alerts/alerts.service.ts
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
 import { checkWebhookUrl, pinnedTarget } from "./webhook-url.ts";
 import { signatureOf, webhookKeyOrNull } from "./webhook-secret.ts";
+import { isTraceId, newTraceId, traceparentFor } from "../../platform/http/trace-context.ts";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -236,6 +237,7 @@ async function send(ctx: TenantCtx, url: string, delivery: DeliveryRow, secret: 
   // lookup would say (DNS rebinding): the URL carries that address, the Host header and, for https,
   // the TLS server name (SNI, and the name the certificate is verified against) keep the URL's name.
   const target = pinnedTarget(url, verdict.addresses[0]!);
+  const traceparent = await deliveryTraceparent(ctx, delivery);
   const timestamp = Math.floor(ctx.deps.clock.now().getTime() / 1000);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -250,6 +252,7 @@ async function send(ctx: TenantCtx, url: string, delivery: DeliveryRow, secret: 
         "X-SVC-AMS-Event": delivery.eventType,
         "X-SVC-AMS-Timestamp": String(timestamp),
         "X-SVC-AMS-Signature": signatureOf(secret, timestamp, delivery.id, delivery.body),
+        traceparent,
       },
       body: delivery.body,
       // A redirect is an answer (non-2xx), never followed: it could lead to an address refused above.
@@ -266,6 +269,23 @@ async function send(ctx: TenantCtx, url: string, delivery: DeliveryRow, secret: 
     const name = err instanceof Error ? err.name : "";
     return { statusCode: null, error: name === "TimeoutError" || name === "AbortError" ? "timeout" : "network", durationMs: elapsed(), retryAfterMs: null };
   }
+}
+
+/**
+ * W3C `traceparent` of an attempt, a new span each time: in the trace of the request that
+ * wrote the event (kept with the outbox row), or of the request sending a test delivery;
+ * otherwise a trace of the delivery's own, its id taken from the delivery id, so every
+ * attempt of one delivery is in one trace. Not signed: it is not part of the body.
+ */
+async function deliveryTraceparent(ctx: TenantCtx, delivery: DeliveryRow): Promise<string> {
+  if (delivery.outboxSeq !== null) {
+    const traceId = (await db(ctx).select({ traceId: outbox.traceId }).from(outbox).where(eq(outbox.id, delivery.eventId)))[0]?.traceId;
+    if (isTraceId(traceId)) return traceparentFor(traceId, true);
+  } else if (isTraceId(ctx.traceId)) {
+    return traceparentFor(ctx.traceId, true);
+  }
+  const own = delivery.id.replaceAll("-", "");
+  return traceparentFor(isTraceId(own) ? own : newTraceId(), false);
 }
 
 /** Retry-After as delta-seconds or an HTTP date, in ms from now; null when absent or unusable. */

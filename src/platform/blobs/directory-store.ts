@@ -7,7 +7,8 @@
  * Directories are created 0700 and files 0600: only the service's user reads them.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { access, mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import {
   assertValidKey,
@@ -24,6 +25,10 @@ const READ_CHUNK = 64 * 1024;
 const TMP_DIR = ".tmp";
 /** Every directory the store creates (the root and the key's parents included). */
 const DIR_MODE = 0o700;
+
+function errorCodeOf(err: unknown): unknown {
+  return (err as { code?: unknown } | null)?.code;
+}
 
 function isMissing(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -124,6 +129,25 @@ export class DirectoryContentStore implements ContentStore {
     } catch (err) {
       if (isMissing(err)) return false;
       throw new ContentStoreError("stat", err);
+    }
+  }
+
+  /** The root is a writable directory or, before the first write, the nearest directory above it is (put creates the rest). */
+  async probe(): Promise<void> {
+    let p = this.#root;
+    for (;;) {
+      try {
+        if (!(await stat(p)).isDirectory()) throw new ContentStoreError("stat", undefined, "ENOTDIR");
+        await access(p, fsConstants.W_OK | fsConstants.X_OK);
+        return;
+      } catch (err) {
+        if (err instanceof ContentStoreError) throw err;
+        if (errorCodeOf(err) === "ENOENT" && dirname(p) !== p) {
+          p = dirname(p);
+          continue;
+        }
+        throw new ContentStoreError("stat", err);
+      }
     }
   }
 }

@@ -152,4 +152,13 @@ export class S3ContentStore implements ContentStore {
       throw new ContentStoreError("stat", err);
     }
   }
+
+  async probe(): Promise<void> {
+    // A list, not a HEAD: a HEAD of a key in a missing bucket is a plain 404, like a missing key.
+    try {
+      await this.#client.list({ prefix: this.#prefix, maxKeys: 1 });
+    } catch (err) {
+      throw new ContentStoreError("stat", err);
+    }
+  }
 }

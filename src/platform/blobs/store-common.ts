@@ -12,12 +12,24 @@ export interface PutOptions {
 }
 
 export interface ContentStore {
+  /**
+   * All or nothing: a put that fails (the body's own error, a size mismatch, the
+   * store unreachable mid-way) leaves no object at the key, so a caller has nothing
+   * to clean up. (S3: one PUT, or a multipart upload that is never completed; the
+   * directory store: a temp file renamed into place only once fully written.)
+   */
   put(key: string, body: BlobBody, opts?: PutOptions): Promise<void>;
   /** null when the key does not exist. */
   get(key: string): Promise<ReadableStream<Uint8Array> | null>;
   /** Idempotent: deleting a missing key succeeds. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Readiness (GET /readyz): resolves when the store can serve now, rejects with a
+   * ContentStoreError otherwise (directory: it, or the directory it will be created in, is
+   * writable; S3: the bucket answers a list of one key). Optional for test stand-ins.
+   */
+  probe?(): Promise<void>;
 }
 
 export type StoreOp = "read" | "write" | "delete" | "stat";

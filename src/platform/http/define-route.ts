@@ -17,10 +17,11 @@ import { IDEMPOTENCY_KEY_RE, runIdempotent, validateIdempotencyKey } from "../id
 import { zodIssuesToFieldErrors } from "./validation.ts";
 import { readJsonBody } from "./body.ts";
 import { assertQueryText, jsonTextFault, textError } from "./text.ts";
-import { ProblemResponses } from "../openapi/problem.ts";
+import { ProblemResponses, RATE_LIMIT_HEADER_REFS } from "../openapi/problem.ts";
 import { entityTag, ifNoneMatchHits, ifNoneMatchIsAny, notModified, type Freshness } from "./conditional.ts";
 import { authenticateDevice } from "../auth/device-token.ts";
 import { hmacEqual, sha256Hex } from "../crypto/keys.ts";
+import { requestFacts } from "./access-log.ts";
 
 export type Family = "assets" | "planning" | "platform";
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
@@ -214,9 +215,12 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
   return async (c: Context): Promise<Response> => {
     const requestId = c.get("requestId") as string;
     const now = deps.clock.now();
+    // The access log's record of this request (src/platform/http/access-log.ts).
+    const facts = requestFacts(c);
     let claims: Claims | undefined;
     if (route.auth === "session") {
       claims = await deps.tokens.verify(c.req.header("authorization"), Math.floor(now.getTime() / 1000));
+      if (facts) facts.userId = claims.sub;
     } else if (route.auth === "device") {
       return render(c, await runAsDevice(route, deps, c, requestId, now));
     } else if (route.auth === "scheduler") {
@@ -231,16 +235,20 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
           errors: [{ path: "/query/partnerId", message: "must match ^[a-z0-9][a-z0-9-]{1,62}$" }],
         });
       }
+      if (facts) facts.partnerId = pid;
     }
 
     if (!scoped || !claims) {
       // Session routes without a partner are limited per user alone.
-      if (claims) deps.rateLimiter.check(`${claims.sub}|`, now.getTime());
+      if (claims) {
+        const limit = deps.rateLimiter.check(`${claims.sub}|`, now.getTime());
+        if (facts) facts.rateLimit = limit;
+      }
       // Platform and unscoped routes get a context without a partner.
       const params = parsePart(route.params, c.req.param(), "params");
       const query = parseQuery(c, fullQuery, rawQuery);
       const body = route.body ? parsePart(route.body, await readJsonBody(c, false, route.scannerFields), "body") : undefined;
-      const ctx = Object.freeze({ deps, requestId, now, nowIso: now.toISOString(), claims }) as unknown as RequestCtx;
+      const ctx = Object.freeze({ deps, requestId, traceId: facts?.traceId, now, nowIso: now.toISOString(), claims }) as unknown as RequestCtx;
       return render(c, await route.handler(ctx, { params, query, body, staged: undefined }, c));
     }
 
@@ -250,6 +258,7 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
       const ctx: RequestCtx = Object.freeze({
         deps,
         requestId,
+        traceId: facts?.traceId,
         now,
         nowIso: now.toISOString(),
         claims,
@@ -260,7 +269,8 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
         membershipId: member.membershipId,
         capabilities: member.capabilities,
       });
-      deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
+      const limit = deps.rateLimiter.check(`${claims.sub}|${partnerId}`, now.getTime());
+      if (facts) facts.rateLimit = limit;
       const needed = routeCapabilities(route);
       if (needed.length > 0 && !needed.some((cap) => ctx.capabilities.has(cap))) {
         throw new AppError("capability_denied", needed.length === 1 ? `capability ${needed[0]} required` : `one of the capabilities ${needed.join(", ")} required`);
@@ -342,6 +352,11 @@ export function buildHandler(route: AnyRoute, deps: Deps) {
 async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: string, now: Date): Promise<RouteResult> {
   const device = await authenticateDevice(deps, c.req.header("authorization"));
   if (!(await deps.tenancy.partnerExists(device.partnerId))) throw new AppError("unauthenticated", "the device token is unknown, rotated or revoked");
+  const facts = requestFacts(c);
+  if (facts) {
+    facts.partnerId = device.partnerId;
+    facts.userId = `device:${device.deviceId}`;
+  }
   const params = parsePart(route.params, c.req.param(), "params");
   const query = parseQuery(c, route.query ?? z.strictObject({}), queryObject(c));
   const body = route.body
@@ -354,6 +369,7 @@ async function runAsDevice(route: AnyRoute, deps: Deps, c: Context, requestId: s
     const ctx = Object.freeze({
       deps,
       requestId,
+      traceId: facts?.traceId,
       now,
       nowIso: now.toISOString(),
       actorId: `device:${device.deviceId}`,
@@ -383,7 +399,10 @@ function render(c: Context, result: RouteResult, replayed = false): Response {
   if (result.body === undefined) return new Response(null, { status: result.status, headers });
   if (result.body instanceof Response) return result.body;
   headers.set("content-type", "application/json");
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+  const text = JSON.stringify(result.body);
+  // Declared up front: the access log reports it as the answer's bytes.
+  headers.set("content-length", String(Buffer.byteLength(text)));
+  return new Response(text, { status: result.status, headers });
 }
 
 /** OpenAPI operation for a route; problem responses come from one shared table. */
@@ -394,9 +413,12 @@ export function toOpenApiRoute(route: AnyRoute) {
   const idem = idempotencyMode(route);
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(route.responses)) {
+    const declared = r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, { description: v.description, schema: { type: "string" } }])) : undefined;
+    // Session routes are rate limited: every answer carries the RateLimit fields (shared header components).
+    const headers = route.auth === "session" && Number(status) < 300 ? { ...declared, ...RATE_LIMIT_HEADER_REFS } : declared;
     responses[status] = {
       description: r.description,
-      ...(r.headers ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, { description: v.description, schema: { type: "string" } }])) } : {}),
+      ...(headers ? { headers } : {}),
       ...(r.schema ? { content: { [r.mediaType ?? "application/json"]: { schema: r.schema } } } : {}),
     };
   }
@@ -426,7 +448,8 @@ export function toOpenApiRoute(route: AnyRoute) {
   if (route.params) problemStatuses.add(404);
   if (route.body || route.query) problemStatuses.add(400);
   if (idem !== "none" && MUTATING.has(route.method)) problemStatuses.add(409);
-  if (scoped && route.auth === "session") problemStatuses.add(503);
+  // Every route that reads a database (a partner's or the registry) or the content store can find it unavailable.
+  if (scoped || route.auth !== "none") problemStatuses.add(503);
   if (route.body || route.streamedBody) problemStatuses.add(413);
   if (route.streamedBody) problemStatuses.add(400);
   problemStatuses.add(500);

@@ -1,6 +1,7 @@
 // OpenAPI 3.1 documents generated from the route declarations, one per family.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { toOpenApiRoute, type AnyRoute, type Family } from "../http/define-route.ts";
+import { RATE_LIMIT_HEADERS } from "./problem.ts";
 
 export const API_VERSION = "1";
 
@@ -21,7 +22,7 @@ const FAMILY_INFO: Record<Family, { title: string; server: string; description: 
   platform: {
     title: "Platform API",
     server: "/",
-    description: "Service health and the caller's session (`/api/me`).",
+    description: "Service liveness (`/healthz`), readiness (`/readyz`) and the caller's session (`/api/me`).",
   },
 };
 
@@ -47,7 +48,16 @@ export function buildOpenApiDocument(family: Family, routes: AnyRoute[]): Record
       description: "The deployment's SCHEDULER_SECRET.",
     });
   }
-  for (const r of routes) if (r.family === family) gen.openAPIRegistry.registerPath(toOpenApiRoute(r) as never);
+  if (routes.some((r) => r.family === family && r.auth === "session")) {
+    for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) gen.openAPIRegistry.registerComponent("headers", name, header);
+  }
+  for (const r of routes) {
+    if (r.family === family) gen.openAPIRegistry.registerPath(toOpenApiRoute(r) as never);
+    else if (family !== "platform" && r.family === "platform" && r.auth === "none") {
+      // Liveness and readiness are in every family's document, served at the root (not under the family's server URL).
+      gen.openAPIRegistry.registerPath({ ...toOpenApiRoute(r), servers: [{ url: "/", description: "the service root" }] } as never);
+    }
+  }
   const info = FAMILY_INFO[family];
   const doc = gen.getOpenAPI31Document({
     openapi: "3.1.0",

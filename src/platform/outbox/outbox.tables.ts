@@ -11,6 +11,8 @@ export const outbox = sqliteTable(
     occurredAt: text("occurred_at").notNull(),
     createdAt: text("created_at").notNull(),
     publishedAt: text("published_at"),
+    /** W3C trace id of the request that wrote the event (its valid `traceparent`); deliveries continue that trace. */
+    traceId: text("trace_id"),
   },
   (t) => [index("outbox_pending_idx").on(t.publishedAt, t.createdAt)],
 );

@@ -35,6 +35,8 @@ export async function appendEvent(
     payload: { id, type: event.kind, partnerId: ctx.partnerId, occurredAt: event.occurredAt, data: event.data },
     occurredAt: event.occurredAt,
     createdAt: ctx.nowIso,
+    // Not in the payload: that is the signed body; the delivery sends it as its traceparent header.
+    traceId: ctx.traceId ?? null,
   });
   return id;
 }

@@ -13,6 +13,8 @@ export interface TenantCtx {
   deps: Deps;
   /** Correlates logs: the request id, or the job run id. */
   requestId: string;
+  /** W3C trace id of the request's valid `traceparent` (src/platform/http/trace-context.ts); outbox events keep it. */
+  traceId?: string;
   /** Server time of the request or job run; services use it for every timestamp they write. */
   now: Date;
   nowIso: string;
