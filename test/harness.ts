@@ -51,6 +51,9 @@ export const TEST_SECRET = "test-secret-of-at-least-32-bytes-long!!";
  */
 export const TEST_DB_DRIVER: "bun:sqlite" | "libsql" = process.env.TEST_DB_DRIVER === "libsql" ? "libsql" : "bun:sqlite";
 
+/** The libSQL server namespace the registry lives in, in libsql mode (no test partner takes this id). */
+export const REGISTRY_NAMESPACE = "registry-db";
+
 export interface TestEnv {
   dir: string;
   /** The driver partner databases of this env run on. */
@@ -110,6 +113,8 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     server = startHranaServer({ dir: join(dir, "libsql-server"), authToken });
     remote.TENANT_DB_URL = server.template;
     remote.TENANT_DB_AUTH_TOKEN = authToken;
+    // The registry on the same server (its own namespace), as instances sharing it run.
+    if (env.REGISTRY_DB_URL === undefined) remote.REGISTRY_DB_URL = server.template.replace("{partnerId}", REGISTRY_NAMESPACE);
   }
   const vars: Record<string, string> = {
     TENANTS_DIR: dir,
@@ -191,6 +196,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
       const roots = places.filter((p) => !places.some((o) => p.startsWith(o + sep)));
       const found = secrets.scan(roots, logLines, "databases open");
       deps.tenancy.close();
+      deps.mailer.close();
       found.push(...secrets.scan(roots, logLines, "databases closed"));
       void server?.stop();
       rmSync(dir, { recursive: true, force: true });

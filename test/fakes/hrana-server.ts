@@ -77,8 +77,24 @@ export interface HranaServer {
   dbPath(namespace: string): string;
   /** Streams currently open (connections held). */
   openStreams(): number;
+  /**
+   * Simulates an outage until called again with `undefined` (see HranaFault). With
+   * `after`, the fault starts once a pipeline request whose statements match has
+   * been answered, so it can strike between two requests of one transaction.
+   */
+  setFault(fault: HranaFault | undefined, opts?: { after?: (statements: string[]) => boolean }): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * - `down`: the server is gone. The listener closes (new connections are refused,
+ *   open ones are cut) and every stream ends as when sqld restarts: its connection
+ *   closes, so an open transaction rolls back. Healing listens on the same port.
+ * - `http-503`: a proxy in front of the server answers every request 503 while the
+ *   server behind it keeps its streams (an open transaction holds its lock until the
+ *   stream expires, as with sqld behind a load balancer).
+ */
+export type HranaFault = "down" | "http-503";
 
 type ProtoValue = null | bigint | number | string | Uint8Array;
 type JsonObject = Record<string, unknown>;
@@ -531,7 +547,8 @@ export function startHranaServer(opts: HranaServerOptions): HranaServer {
     return m?.[1] ?? "default";
   }
 
-  async function handlePipeline(req: Request, version: number): Promise<Response> {
+  /** `ran` receives the SQL of every statement this request ran (fault triggers look at it). */
+  async function handlePipeline(req: Request, version: number, ran: string[] = []): Promise<Response> {
     // sqld authenticates before reading the body; the answer never echoes the header.
     if (req.headers.get("authorization") !== `Bearer ${opts.authToken}`) {
       unauthorized++;
@@ -577,8 +594,10 @@ export function startHranaServer(opts: HranaServerOptions): HranaServer {
     stream.record.httpRequests++;
 
     const results: JsonObject[] = [];
+    const first = stream.record.statements.length;
     try {
       for (const r of body.requests) results.push(await handleRequest(stream, r, version));
+      ran.push(...stream.record.statements.slice(first).filter((x) => !x.skipped).map((x) => x.sql));
     } catch (e) {
       closeStream(stream, "protocol_error");
       if (e instanceof ProtocolError) return new Response(e.message, { status: 400, headers: { "content-type": "text/plain" } });
@@ -588,19 +607,49 @@ export function startHranaServer(opts: HranaServerOptions): HranaServer {
     return jsonResponse(200, { baton, base_url: null, results });
   }
 
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const { pathname } = new URL(req.url);
-      if (req.method === "GET" && (pathname === "/v2" || pathname === "/v3")) {
-        return new Response("Hello, this is HTTP API v2 (Hrana over HTTP)", { headers: { "content-type": "text/plain" } });
-      }
-      if (req.method === "POST" && pathname === "/v2/pipeline") return handlePipeline(req, 2);
-      if (req.method === "POST" && pathname === "/v3/pipeline") return handlePipeline(req, 3);
-      return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
-    },
-  });
+  let fault: HranaFault | undefined;
+  let pendingFault: { fault: HranaFault; after: (statements: string[]) => boolean } | undefined;
+  let listening = true;
+  let goingDown: Promise<void> = Promise.resolve();
+
+  /** As a crash or restart of sqld: the listener closes, open connections are cut and every stream's connection closes (rolling back). */
+  async function goDown(): Promise<void> {
+    if (!listening) return;
+    listening = false;
+    await server.stop(true);
+    for (const s of [...live]) closeStream(s, "server_stop");
+    batons.clear();
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    if (fault === "http-503") return new Response("Service Unavailable", { status: 503, headers: { "content-type": "text/plain" } });
+    if (fault === "down") {
+      // Arrived while the listener was closing: the connection is cut under it.
+      await goingDown;
+      return new Promise<Response>(() => {});
+    }
+    const { pathname } = new URL(req.url);
+    if (req.method === "GET" && (pathname === "/v2" || pathname === "/v3")) {
+      return new Response("Hello, this is HTTP API v2 (Hrana over HTTP)", { headers: { "content-type": "text/plain" } });
+    }
+    const version = req.method === "POST" && pathname === "/v2/pipeline" ? 2 : req.method === "POST" && pathname === "/v3/pipeline" ? 3 : 0;
+    if (version === 0) return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    const ran: string[] = [];
+    const res = await handlePipeline(req, version, ran);
+    if (pendingFault?.after(ran)) {
+      // This answer still goes out; the fault strikes right after it.
+      const next = pendingFault.fault;
+      pendingFault = undefined;
+      fault = next;
+      if (next === "down") goingDown = sleep(20).then(goDown);
+    }
+    return res;
+  }
+
+  function listen(onPort: number) {
+    return Bun.serve({ hostname: "127.0.0.1", port: onPort, fetch: handle });
+  }
+  let server = listen(0);
   const port = server.port ?? 0;
 
   return {
@@ -612,10 +661,27 @@ export function startHranaServer(opts: HranaServerOptions): HranaServer {
     },
     dbPath,
     openStreams: () => live.size,
+    async setFault(next, faultOpts) {
+      // A fault that is striking right now (see `after`) finishes first.
+      await goingDown;
+      if (faultOpts?.after && next) {
+        pendingFault = { fault: next, after: faultOpts.after };
+        return;
+      }
+      pendingFault = undefined;
+      fault = next;
+      if (next === "down") {
+        goingDown = goDown();
+        await goingDown;
+      } else if (!listening) {
+        server = listen(port);
+        listening = true;
+      }
+    },
     async stop() {
-      await server.stop(true);
-      for (const s of [...live]) closeStream(s, "server_stop");
-      batons.clear();
+      pendingFault = undefined;
+      await goDown();
+      fault = undefined;
     },
   };
 }

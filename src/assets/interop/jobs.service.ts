@@ -14,6 +14,7 @@ import type { CreateInteropJob, InteropJobDto } from "./jobs.schemas.ts";
 import { checkExportBounds, exportEpcis } from "./epcis.service.ts";
 import { snapshotStream, type SnapshotCounts } from "./snapshot.service.ts";
 import type { ExportEpcisQuery } from "./epcis.schemas.ts";
+import { ContentStoreError } from "../../platform/blobs/content-store.ts";
 
 type JobRow = typeof interopJobs.$inferSelect;
 
@@ -144,6 +145,12 @@ export async function runInteropJob(ctx: TenantCtx, queued: JobRow): Promise<Job
       resultCount: counts.records,
     });
   } catch (err) {
+    if (err instanceof ContentStoreError) {
+      // The store is unavailable, not the export at fault: a failed put stored nothing, and
+      // the job goes back to the queue for the next pass instead of failing for good.
+      ctx.deps.log.warn("interop export deferred: content store unavailable", { requestId: ctx.requestId, jobId: row.id, op: err.op, code: err.code });
+      return update(ctx, row, { state: "queued", startedAt: null });
+    }
     await ctx.deps.contentStore.delete(key).catch(() => undefined);
     const reason = err instanceof AppError ? err.message : "the export failed; it can be requested again";
     row = await update(ctx, row, { state: "failed", finishedAt: ctx.deps.clock.now().toISOString(), failure: reason });
@@ -161,9 +168,13 @@ export async function runQueuedInteropJobs(ctx: TenantCtx): Promise<{ processed:
     .orderBy(asc(interopJobs.createdAt), asc(interopJobs.id))
     .limit(PER_PASS);
   let failed = 0;
+  let processed = 0;
   for (const job of due) {
     const done = await runInteropJob(ctx, job);
+    // Requeued: the content store is down, and the rest would meet it too; they wait for the next pass.
+    if (done.state === "queued") break;
+    processed++;
     if (done.state === "failed") failed++;
   }
-  return { processed: due.length, failed };
+  return { processed, failed };
 }

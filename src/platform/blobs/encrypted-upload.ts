@@ -65,7 +65,8 @@ async function uploadFailure(err: unknown, done: Promise<unknown>): Promise<unkn
  * Stages one upload outside the write transaction: exactly one `file` part (with a
  * filename) plus the text fields of `fields` (a strict object; any other part is 400
  * at `/body/<name>`). Beyond `maxBytes` of file is 413, counted while streaming. On
- * any failure, and through `discard` later, the stored blob is deleted.
+ * any failure after the blob was stored, and through `discard` later, it is deleted;
+ * a store that fails while the file streams has stored nothing (ContentStoreError).
  */
 export async function stageEncryptedUpload<S extends z.ZodObject>(
   ctx: RequestCtx,
@@ -125,12 +126,17 @@ export async function stageEncryptedUpload<S extends z.ZodObject>(
           }
         }
         const encrypted = encryptStream(ctx.deps.config.dataKek, tapped(), { maxBytes, aad: blobAad(purpose, ctx.partnerId, id) });
-        written = true; // a failed put may leave a partial object behind
         try {
           await store.put(storageKey, encrypted.ciphertext);
         } catch (err) {
+          // A failed put stores nothing (ContentStore.put): nothing is left to discard, and no
+          // warning about a blob left behind. Only a store that failed after taking the whole
+          // object (its answer lost) could hold one: a quiet best-effort delete covers that, and
+          // fails quietly while the store is down. A store failure answers 503 (app.ts onError).
+          if (err instanceof ContentStoreError) await store.delete(storageKey).catch(() => undefined);
           throw await uploadFailure(err, encrypted.done);
         }
+        written = true;
         const result = await encrypted.done;
         if (result.size === 0) throw invalid("/body/file", "the file is empty");
         file = {

@@ -6,6 +6,10 @@
 // bun:sqlite runs every statement synchronously, which is what makes the read
 // snapshot cheap and exact: BEGIN, the queries and COMMIT on the reader happen in
 // one turn of the event loop, so no other request can interleave on it.
+//
+// Every statement runs through a guard that turns SQLite saying the file cannot
+// serve (locked past the busy timeout, I/O error, corrupt, not a database, disk
+// full) into a DatabaseUnavailableError (./unavailable.ts); SQL errors stay as they are.
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -21,6 +25,7 @@ import {
 } from "./database.ts";
 import { installFastRows } from "./fast-rows.ts";
 import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
+import { classifyDriverError, type DatabaseName } from "./unavailable.ts";
 
 installFastRows();
 
@@ -40,6 +45,15 @@ const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreig
 
 type Param = string | number | bigint | boolean | null | Uint8Array;
 
+/** Runs one synchronous driver call, classifying what it throws (see ./unavailable.ts). */
+function guard<T>(name: DatabaseName, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw classifyDriverError(name, err);
+  }
+}
+
 /**
  * A statement as Drizzle's bun-sqlite session uses it (run/all/values), with run()
  * reporting `rowsAffected` like libSQL does. If the cache dropped (and finalized)
@@ -54,18 +68,35 @@ class CachedStatement {
   #live(): Statement {
     return this.stmt ?? this.cache.revive(this);
   }
+  // The hot path: try/catch inline rather than a closure per statement.
   run(...params: Param[]) {
-    const r = this.#live().run(...params);
-    return { rowsAffected: r.changes, lastInsertRowid: r.lastInsertRowid };
+    try {
+      const r = this.#live().run(...params);
+      return { rowsAffected: r.changes, lastInsertRowid: r.lastInsertRowid };
+    } catch (err) {
+      throw classifyDriverError(this.cache.name, err);
+    }
   }
   all(...params: Param[]) {
-    return this.#live().all(...params);
+    try {
+      return this.#live().all(...params);
+    } catch (err) {
+      throw classifyDriverError(this.cache.name, err);
+    }
   }
   get(...params: Param[]) {
-    return this.#live().get(...params);
+    try {
+      return this.#live().get(...params);
+    } catch (err) {
+      throw classifyDriverError(this.cache.name, err);
+    }
   }
   values(...params: Param[]) {
-    return this.#live().values(...params);
+    try {
+      return this.#live().values(...params);
+    } catch (err) {
+      throw classifyDriverError(this.cache.name, err);
+    }
   }
 }
 
@@ -78,14 +109,17 @@ class OneShotStatement {
   constructor(
     readonly conn: Database,
     readonly sql: string,
+    readonly name: DatabaseName,
   ) {}
   #once<T>(fn: (s: Statement) => T): T {
-    const stmt = this.conn.prepare(this.sql);
-    try {
-      return fn(stmt);
-    } finally {
-      stmt.finalize();
-    }
+    return guard(this.name, () => {
+      const stmt = this.conn.prepare(this.sql);
+      try {
+        return fn(stmt);
+      } finally {
+        stmt.finalize();
+      }
+    });
   }
   run(...params: Param[]) {
     const r = this.#once((s) => s.run(...params));
@@ -107,14 +141,17 @@ const EXPLAIN_RE = /^\s*EXPLAIN\b/i;
 /** LRU of prepared statements by SQL text, presented to Drizzle as its client. */
 class StatementCache {
   #byText = new Map<string, CachedStatement>();
-  constructor(readonly conn: Database) {}
+  constructor(
+    readonly conn: Database,
+    readonly name: DatabaseName,
+  ) {}
 
   prepare(sql: string): CachedStatement | OneShotStatement {
-    if (EXPLAIN_RE.test(sql)) return new OneShotStatement(this.conn, sql);
+    if (EXPLAIN_RE.test(sql)) return new OneShotStatement(this.conn, sql, this.name);
     const hit = this.#byText.get(sql);
     if (hit?.stmt) return hit;
     const entry = hit ?? new CachedStatement(this, sql);
-    this.revive(entry);
+    guard(this.name, () => this.revive(entry));
     return entry;
   }
 
@@ -132,7 +169,7 @@ class StatementCache {
   }
 
   exec(sql: string): void {
-    this.conn.run(sql);
+    guard(this.name, () => this.conn.run(sql));
   }
 
   /** Drizzle's own transaction() would commit before an async callback finished. */
@@ -141,10 +178,17 @@ class StatementCache {
   }
 }
 
-function connect(path: string, pragmas: string[]): Database {
-  const conn = new Database(path, { create: true, readwrite: true });
-  for (const p of pragmas) conn.run(p);
-  return conn;
+function connect(path: string, pragmas: string[], name: DatabaseName): Database {
+  return guard(name, () => {
+    const conn = new Database(path, { create: true, readwrite: true });
+    try {
+      for (const p of pragmas) conn.run(p);
+    } catch (err) {
+      conn.close(false);
+      throw err;
+    }
+    return conn;
+  });
 }
 
 export class BunSqliteDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
@@ -171,15 +215,21 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
   constructor(
     readonly url: string,
     readonly schema: S,
+    readonly name: DatabaseName,
   ) {
     const path = localFilePath(url);
     const fresh = !existsSync(path);
-    this.#writer = connect(path, WRITER_PRAGMAS);
+    this.#writer = connect(path, WRITER_PRAGMAS, name);
     // Partner data is readable by the service user only.
     if (fresh) for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
-    this.#reader = connect(path, READER_PRAGMAS);
-    this.#writerCache = new StatementCache(this.#writer);
-    this.#readerCache = new StatementCache(this.#reader);
+    try {
+      this.#reader = connect(path, READER_PRAGMAS, name);
+    } catch (err) {
+      this.#writer.close(false);
+      throw err;
+    }
+    this.#writerCache = new StatementCache(this.#writer, name);
+    this.#readerCache = new StatementCache(this.#reader, name);
     this.#write = drizzle(this.#writerCache as unknown as Database, { schema }) as unknown as Querier<S>;
     this.read = drizzle(this.#readerCache as unknown as Database, { schema }) as unknown as Querier<S>;
   }
@@ -194,7 +244,13 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
       return result;
     } catch (err) {
       // A failed COMMIT leaves the transaction open too; either way nothing is kept.
-      if (this.#writer.inTransaction) w.prepare("ROLLBACK").run();
+      if (this.#writer.inTransaction) {
+        try {
+          w.prepare("ROLLBACK").run();
+        } catch {
+          // SQLite already rolled back (an I/O error can do that); the first error says why.
+        }
+      }
       throw err;
     }
   }
@@ -269,12 +325,14 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
   }
 
   async rawRead(sql: string, args: unknown[] = []): Promise<Array<Record<string, unknown>>> {
-    const stmt = this.#reader.prepare(sql);
-    try {
-      return stmt.all(...(args as Param[])) as Array<Record<string, unknown>>;
-    } finally {
-      stmt.finalize();
-    }
+    return guard(this.name, () => {
+      const stmt = this.#reader.prepare(sql);
+      try {
+        return stmt.all(...(args as Param[])) as Array<Record<string, unknown>>;
+      } finally {
+        stmt.finalize();
+      }
+    });
   }
 
   async appliedMigrationMillis(): Promise<number> {
@@ -287,7 +345,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
   async migrate(set: MigrationSet): Promise<boolean> {
     if ((await this.appliedMigrationMillis()) >= latestMigrationMillis(set)) return false;
     // An uncached Drizzle instance: migration DDL is run once and must not fill the cache.
-    migrate(drizzle(this.#writer), { migrationsFolder: migrationsFolder(set) });
+    guard(this.name, () => migrate(drizzle(this.#writer), { migrationsFolder: migrationsFolder(set) }));
     return true;
   }
 

@@ -1,12 +1,42 @@
 // Databases on a libSQL server or Turso through @libsql/client: one client whose
 // interactive transactions carry the writes and whose batches are read snapshots.
 // A remote database cannot prove that nothing changed since a given moment, so it
-// reports no data version and nothing is memoised.
-import { createClient, type Client, type InValue } from "@libsql/client";
+// reports no data version and nothing is memoised. Every call into the client goes
+// through one guard that turns a failure of the server (unreachable, 5xx, expired
+// stream, locked or corrupt) into a DatabaseUnavailableError (./unavailable.ts).
+import { createClient, type Client, type InValue, type Transaction } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { isMemoised, type MigrationSet, type Querier, type SnapshotQuery, type SqlDatabase } from "./database.ts";
 import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
+import { classifyDriverError, type DatabaseName } from "./unavailable.ts";
+
+/**
+ * The object with every method's failure classified: a rejected promise (or a throw)
+ * carries a DatabaseUnavailableError when the server is unavailable, else the
+ * driver's own error. Transactions the client opens are guarded the same way.
+ */
+function guarded<T extends object>(target: T, name: DatabaseName): T {
+  const rethrow = (err: unknown): never => {
+    throw classifyDriverError(name, err);
+  };
+  return new Proxy(target, {
+    get(t, prop) {
+      const value: unknown = Reflect.get(t, prop, t);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        let out: unknown;
+        try {
+          out = (value as (...a: unknown[]) => unknown).apply(t, args);
+        } catch (err) {
+          return rethrow(err);
+        }
+        if (!(out instanceof Promise)) return out;
+        return prop === "transaction" ? out.then((tx: Transaction) => guarded(tx, name), rethrow) : out.catch(rethrow);
+      };
+    },
+  });
+}
 
 export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
   readonly read: Querier<S>;
@@ -16,9 +46,9 @@ export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDat
   constructor(
     readonly url: string,
     schema: S,
-    authToken?: string,
+    opts: { authToken?: string; name: DatabaseName },
   ) {
-    this.#client = createClient({ url, authToken });
+    this.#client = guarded(createClient({ url, authToken: opts.authToken }), opts.name);
     this.#db = drizzle(this.#client, { schema });
     this.read = this.#db as unknown as Querier<S>;
   }
@@ -53,8 +83,16 @@ export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDat
   }
 
   async migrate(set: MigrationSet): Promise<boolean> {
-    if ((await this.appliedMigrationMillis()) >= latestMigrationMillis(set)) return false;
-    await migrate(this.#db, { migrationsFolder: migrationsFolder(set) });
+    const latest = latestMigrationMillis(set);
+    if ((await this.appliedMigrationMillis()) >= latest) return false;
+    try {
+      await migrate(this.#db, { migrationsFolder: migrationsFolder(set) });
+    } catch (err) {
+      // Another instance sharing this database applied them first: its batch took the
+      // write lock, ours (one transaction) then failed and rolled back whole.
+      if ((await this.appliedMigrationMillis().catch(() => 0)) >= latest) return false;
+      throw err;
+    }
     return true;
   }
 

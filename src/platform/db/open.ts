@@ -2,7 +2,9 @@
 import { BunSqliteDatabase } from "./bun-sqlite.ts";
 import { LibsqlDatabase } from "./libsql.ts";
 import { isRemoteUrl, type SqlDatabase } from "./database.ts";
+import type { DatabaseName } from "./unavailable.ts";
 
-export function openDatabase<S extends Record<string, unknown>>(url: string, schema: S, authToken?: string): SqlDatabase<S> {
-  return isRemoteUrl(url) ? new LibsqlDatabase(url, schema, authToken) : new BunSqliteDatabase(url, schema);
+/** `name` says whose database it is, for the DatabaseUnavailableError its failures become. */
+export function openDatabase<S extends Record<string, unknown>>(url: string, schema: S, opts: { authToken?: string; name: DatabaseName }): SqlDatabase<S> {
+  return isRemoteUrl(url) ? new LibsqlDatabase(url, schema, opts) : new BunSqliteDatabase(url, schema, opts.name);
 }

@@ -1,12 +1,14 @@
 // Partner databases: resolved in the registry before any open (a request never
 // creates a file), cached in an LRU of open clients, written under one in-process
-// lock per partner.
+// lock per partner. The registry is a local file by default, or a database on a
+// libSQL server that several instances share (REGISTRY_DB_URL).
 import { eq, and } from "drizzle-orm";
 import { existsSync, mkdirSync } from "node:fs";
 import { partners, userPartners } from "./registry.tables.ts";
 import { openDatabase } from "../db/open.ts";
 import { errorFacts } from "../errors/app-error.ts";
 import { isRemoteUrl, localFilePath, type Querier, type SqlDatabase } from "../db/database.ts";
+import { DatabaseUnavailableError, unavailabilityReason } from "../db/unavailable.ts";
 import { KeyedMutex } from "./write-lock.ts";
 import { join } from "node:path";
 
@@ -22,14 +24,16 @@ export type TenantDatabase = SqlDatabase<TenantSchema>;
 /** The open write transaction handed to withTx callbacks. */
 export type TenantTx = Querier<TenantSchema>;
 
-/** A registered partner whose database cannot be opened; `reason` is safe to log (no path or URL). */
-export class PartnerUnavailableError extends Error {
-  constructor(
-    readonly partnerId: string,
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`partner ${partnerId} database unavailable: ${reason}`, options);
+/**
+ * A registered partner whose database cannot be opened (missing file, failed
+ * migration, server unreachable); `reason` is safe to log (no path or URL). One kind
+ * of DatabaseUnavailableError, so whoever answers treats both alike.
+ */
+export class PartnerUnavailableError extends DatabaseUnavailableError {
+  override readonly name = "PartnerUnavailableError";
+  declare readonly partnerId: string;
+  constructor(partnerId: string, reason: string, options?: { cause?: unknown }) {
+    super({ partnerId }, reason, options);
   }
 }
 
@@ -48,13 +52,19 @@ export interface TenancyOptions {
   tenantsDir: string;
   urlTemplate: string;
   authToken?: string;
+  /** The registry's URL; default `file:{tenantsDir}/_registry.db`. */
+  registryUrl?: string;
+  /** Auth token of a remote registry. */
+  registryAuthToken?: string;
   cacheSize: number;
   /** How long a writer waits for the partner's write lock before giving up (default 10 s). */
   lockTimeoutMs?: number;
 }
 
-/** A driver error's code (e.g. SQLITE_NOTADB), else its class; never its message (it can carry paths or SQL). */
+/** Why a database failed, safe to log: its availability reason, else the driver's code (e.g. SQLITE_NOTADB) or class; never its message (it can carry paths or SQL). */
 function errorCode(err: unknown): string {
+  const reason = unavailabilityReason(err);
+  if (reason !== undefined) return reason;
   const facts = errorFacts(err);
   return String(facts.code ?? facts.error);
 }
@@ -75,11 +85,17 @@ export class Tenancy {
 
   async init(): Promise<void> {
     if (this.#registry) return;
-    // The registry is a local file even when partner databases are remote (config
-    // does not create TENANTS_DIR for a libsql:// template).
-    mkdirSync(this.#opts.tenantsDir, { recursive: true, mode: 0o700 });
-    const registry = openDatabase(`file:${join(this.#opts.tenantsDir, "_registry.db")}`, NO_SCHEMA);
-    await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
+    const url = this.#opts.registryUrl ?? `file:${join(this.#opts.tenantsDir, "_registry.db")}`;
+    // A local registry's directory may not exist yet when partner databases are remote.
+    if (!isRemoteUrl(url)) mkdirSync(this.#opts.tenantsDir, { recursive: true, mode: 0o700 });
+    const registry = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.registryAuthToken, name: { registry: true } });
+    try {
+      // Per process; instances sharing a remote registry are serialised by the server (see LibsqlDatabase.migrate).
+      await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
+    } catch (err) {
+      registry.close();
+      throw err;
+    }
     this.#registry = registry;
   }
 
@@ -112,7 +128,7 @@ export class Tenancy {
   /** Creates (for local files), migrates and registers a partner; idempotent. */
   async provision(partnerId: string, name: string, now: string): Promise<{ id: string; name: string; created: boolean }> {
     if (!PARTNER_ID_RE.test(partnerId)) throw new Error(`invalid partnerId ${JSON.stringify(partnerId)}`);
-    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
     try {
       await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -134,7 +150,7 @@ export class Tenancy {
   async migrate(partnerId: string): Promise<boolean> {
     if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
     // A direct connection rather than the cache: opening through the cache migrates already.
-    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, this.#opts.authToken);
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
     try {
       return await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -199,7 +215,7 @@ export class Tenancy {
     }
     let db: TenantDatabase;
     try {
-      db = openDatabase(url, NO_SCHEMA, this.#opts.authToken);
+      db = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
     } catch (err) {
       throw new PartnerUnavailableError(partnerId, `open failed (${errorCode(err)})`, { cause: err });
     }
