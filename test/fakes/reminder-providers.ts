@@ -1,9 +1,10 @@
 // Loopback stand-ins for the reminder providers: a real SMTP server (npm
-// `smtp-server`), a Telegram-Bot-API-shaped server and a
+// `smtp-server`, plain, STARTTLS or implicit TLS), a Telegram-Bot-API-shaped server and a
 // Discord-API-shaped server (Bun.serve speaking their JSON). Each records what it
 // received so tests assert on real traffic.
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { HOOKS_TEST } from "./tls-identities.ts";
 
 export interface SmtpMessage {
   from: string;
@@ -12,30 +13,62 @@ export interface SmtpMessage {
   data: string;
   /** The credentials the client authenticated with, if it did. */
   auth: { username: string; password: string } | null;
+  /** Whether the session was encrypted (STARTTLS or implicit TLS) when the message was sent. */
+  secure: boolean;
+}
+
+export interface SmtpServerOptions {
+  /**
+   * `plain` (default): no TLS at all, STARTTLS is neither offered nor accepted; `starttls`: offers
+   * STARTTLS with the `hooks.test` test certificate; `implicit`: TLS from the first byte (smtps).
+   */
+  tls?: "plain" | "starttls" | "implicit";
+  /** The only credentials accepted (others: 535). Without it any credentials pass. */
+  accept?: { username: string; password: string };
 }
 
 /**
- * A real SMTP server (npm `smtp-server`) on loopback. Authentication is optional;
- * plaintext AUTH is allowed because the production client speaks plain SMTP to a
- * loopback relay in these tests. Recipients at `bounce.test` are refused with 550.
+ * A real SMTP server (npm `smtp-server`) on loopback. Authentication is optional and
+ * the server itself allows AUTH without TLS, so a test sees whether the client refuses
+ * to send credentials in clear text. Recipients at `bounce.test` are refused with 550,
+ * at `defer.test` with 451. `auths` records every AUTH the server received (and whether
+ * the session was encrypted at that moment), `connections` counts connections; `trust`
+ * is what a client needs to verify the server's certificate (`hooks.test`, self-signed)
+ * while connecting to 127.0.0.1.
  */
-export async function startSmtpServer() {
+export async function startSmtpServer(opts: SmtpServerOptions = {}) {
+  const mode = opts.tls ?? "plain";
   const messages: SmtpMessage[] = [];
+  const auths: Array<{ username: string; secure: boolean }> = [];
+  let connections = 0;
   const server = new SMTPServer({
+    secure: mode === "implicit",
+    ...(mode === "plain" ? { disabledCommands: ["STARTTLS"] } : { key: HOOKS_TEST.key, cert: HOOKS_TEST.cert }),
     authOptional: true,
     allowInsecureAuth: true,
-    hideSTARTTLS: true,
     logger: false,
+    // Idle pooled client connections must not hold a test's teardown for the default 30 s.
+    closeTimeout: 200,
     banner: "loopback test relay",
-    onAuth(auth, _session, callback) {
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onAuth(auth, session, callback) {
+      auths.push({ username: auth.username ?? "", secure: session.secure });
+      if (opts.accept && (auth.username !== opts.accept.username || auth.password !== opts.accept.password)) {
+        return callback(new Error("5.7.8 authentication failed"));
+      }
       callback(null, { user: { username: auth.username ?? "", password: auth.password ?? "" } });
     },
     onRcptTo(address, _session, callback) {
-      if (address.address.endsWith("@bounce.test")) {
-        const err: Error & { responseCode?: number } = new Error("5.1.1 no such mailbox");
-        err.responseCode = 550;
-        return callback(err);
-      }
+      const refuse = (code: number, text: string) => {
+        const err: Error & { responseCode?: number } = new Error(text);
+        err.responseCode = code;
+        callback(err);
+      };
+      if (address.address.endsWith("@bounce.test")) return refuse(550, "5.1.1 no such mailbox");
+      if (address.address.endsWith("@defer.test")) return refuse(451, "4.3.0 try again later");
       callback();
     },
     onData(stream, session, callback) {
@@ -48,7 +81,8 @@ export async function startSmtpServer() {
           from: from ? from.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           data: Buffer.concat(chunks).toString("utf8"),
-          auth: (session.user as SmtpMessage["auth"] | undefined) ?? null,
+          auth: (session.user as SmtpMessage["auth"] | false | undefined) || null,
+          secure: session.secure,
         });
         callback();
       });
@@ -59,7 +93,17 @@ export async function startSmtpServer() {
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
-  return { port, messages, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    messages,
+    auths,
+    /** TCP connections accepted so far (a pooled client reuses one for a burst). */
+    get connections() {
+      return connections;
+    },
+    trust: { ca: [HOOKS_TEST.cert], servername: HOOKS_TEST.serverName },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export function startTelegramServer(token: string) {

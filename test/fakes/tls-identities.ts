@@ -1,4 +1,4 @@
-// Test-only TLS identities for the loopback webhook receiver: self-signed P-256
+// Test-only TLS identities for the loopback webhook receiver and SMTP relay: self-signed P-256
 // certificates for `hooks.test` and `other.test` (valid 2020–2120), each its own
 // trust anchor. The keys protect nothing; they are here so a test can check SNI and
 // certificate verification against a name while the connection goes to 127.0.0.1.

@@ -1,10 +1,10 @@
 // The three outbound providers, each reduced to what reminders need, and each
 // answering with a safe disposition code instead of provider text (which may echo
-// tokens or chat ids). Base URLs and tokens come from config; tests point them at
-// loopback servers speaking the same shapes.
-import { connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+// tokens, chat ids or addresses). E-mail goes through deps.mailer (nodemailer over
+// SMTP_URL, src/platform/mail/mailer.ts); base URLs and tokens of the bot APIs come
+// from config. Tests point them at loopback servers speaking the same shapes.
 import type { Deps } from "../../platform/deps.ts";
+import type { MailFailure } from "../../platform/mail/mailer.ts";
 
 /** Outcome of one provider call. `code` is a stable safe code (see notifications.codes). */
 export type SendOutcome = { ok: true; ref?: string } | { ok: false; code: FailureCode; permanent: boolean };
@@ -12,137 +12,33 @@ export type FailureCode = "provider_unconfigured" | "provider_failure" | "destin
 
 const TIMEOUT_MS = 10_000;
 
-// ---------------------------------------------------------------- SMTP (minimal client)
+// ---------------------------------------------------------------- e-mail (deps.mailer)
 
-interface SmtpTarget {
-  host: string;
-  port: number;
-  secure: boolean;
-  user?: string;
-  pass?: string;
-  from: string;
-}
-
-function parseSmtpUrl(url: string): SmtpTarget | null {
-  try {
-    const u = new URL(url);
-    if (u.protocol !== "smtp:" && u.protocol !== "smtps:") return null;
-    const secure = u.protocol === "smtps:";
-    return {
-      host: u.hostname,
-      port: u.port ? Number(u.port) : secure ? 465 : 25,
-      secure,
-      user: u.username ? decodeURIComponent(u.username) : undefined,
-      pass: u.password ? decodeURIComponent(u.password) : undefined,
-      from: u.searchParams.get("from") ?? "reminders@localhost",
-    };
-  } catch {
-    return null;
+/**
+ * Why the relay did not take a message, as the outbox records it: credentials, TLS and
+ * connection problems (and a deferring 4xx) are the provider's (`provider_failure`, a
+ * manual retry may pass once it is fixed); a 5xx to the recipient, or an address that is
+ * not one plain address, is a bad mailbox (`destination_unavailable`); another 5xx (our sender or the message refused) is the
+ * provider's again; no SMTP_URL is `provider_unconfigured`.
+ */
+function emailFailure(failure: MailFailure, permanent: boolean): SendOutcome {
+  switch (failure) {
+    case "unconfigured":
+      return { ok: false, code: "provider_unconfigured", permanent: true };
+    case "recipient_invalid":
+    case "recipient_refused":
+      return { ok: false, code: "destination_unavailable", permanent: true };
+    default:
+      return { ok: false, code: "provider_failure", permanent };
   }
-}
-
-/** A line-reading SMTP conversation: send a command, wait for the final reply line. */
-class SmtpSession {
-  #buf = "";
-  #waiters: Array<(line: string) => void> = [];
-  #lines: string[] = [];
-  #closed = false;
-  constructor(private socket: Socket) {
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      this.#buf += chunk;
-      let i: number;
-      while ((i = this.#buf.indexOf("\r\n")) >= 0) {
-        const line = this.#buf.slice(0, i);
-        this.#buf = this.#buf.slice(i + 2);
-        // Multi-line replies use "250-"; only the final "250 " line completes a reply.
-        if (/^\d{3} /.test(line) || /^\d{3}$/.test(line)) {
-          const w = this.#waiters.shift();
-          if (w) w(line);
-          else this.#lines.push(line);
-        }
-      }
-    });
-    const fail = () => {
-      this.#closed = true;
-      for (const w of this.#waiters.splice(0)) w("421 closed");
-    };
-    socket.on("error", fail);
-    socket.on("close", fail);
-  }
-  reply(): Promise<string> {
-    const ready = this.#lines.shift();
-    if (ready !== undefined) return Promise.resolve(ready);
-    if (this.#closed) return Promise.resolve("421 closed");
-    return new Promise((resolve) => this.#waiters.push(resolve));
-  }
-  async cmd(line: string, expect: number): Promise<void> {
-    this.socket.write(line + "\r\n");
-    await this.expect(expect);
-  }
-  async expect(code: number): Promise<void> {
-    const line = await this.reply();
-    const got = Number(line.slice(0, 3));
-    if (got !== code) throw new SmtpReplyError(got);
-  }
-}
-
-class SmtpReplyError extends Error {
-  constructor(readonly status: number) {
-    super(`smtp reply ${status}`);
-  }
-}
-
-function headerSafe(s: string): string {
-  return s.replace(/[\r\n]+/g, " ");
 }
 
 export async function sendEmail(deps: Deps, to: string, subject: string, text: string): Promise<SendOutcome> {
-  if (!deps.config.smtpUrl) return { ok: false, code: "provider_unconfigured", permanent: true };
-  const target = parseSmtpUrl(deps.config.smtpUrl);
-  if (!target) return { ok: false, code: "provider_unconfigured", permanent: true };
-  let socket: Socket | undefined;
-  try {
-    socket = await new Promise<Socket>((resolve, reject) => {
-      const s = target.secure ? tlsConnect({ host: target.host, port: target.port, servername: target.host }) : netConnect({ host: target.host, port: target.port });
-      s.once(target.secure ? "secureConnect" : "connect", () => resolve(s));
-      s.once("error", reject);
-      s.setTimeout(TIMEOUT_MS, () => s.destroy(new Error("smtp timeout")));
-    });
-    const smtp = new SmtpSession(socket);
-    await smtp.expect(220);
-    await smtp.cmd("EHLO reminders.local", 250);
-    if (target.user) {
-      const plain = Buffer.from(`\u0000${target.user}\u0000${target.pass ?? ""}`).toString("base64");
-      await smtp.cmd(`AUTH PLAIN ${plain}`, 235);
-    }
-    await smtp.cmd(`MAIL FROM:<${target.from}>`, 250);
-    await smtp.cmd(`RCPT TO:<${to}>`, 250);
-    await smtp.cmd("DATA", 354);
-    const body = text.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
-    const message = [
-      `From: <${target.from}>`,
-      `To: <${to}>`,
-      `Subject: ${headerSafe(subject)}`,
-      `Date: ${new Date().toUTCString()}`,
-      "MIME-Version: 1.0",
-      "Content-Type: text/plain; charset=utf-8",
-      "Content-Transfer-Encoding: 8bit",
-      "",
-      body,
-      ".",
-    ].join("\r\n");
-    await smtp.cmd(message, 250);
-    socket.write("QUIT\r\n");
-    return { ok: true };
-  } catch (err) {
-    const status = err instanceof SmtpReplyError ? err.status : 0;
-    // 5xx on RCPT is a bad mailbox (permanent); anything else may pass later.
-    if (status >= 500 && status < 600) return { ok: false, code: "destination_unavailable", permanent: true };
-    return { ok: false, code: "provider_failure", permanent: false };
-  } finally {
-    socket?.end();
-  }
+  const r = await deps.mailer.send({ to, subject, text, date: deps.clock.now() });
+  if (r.ok) return { ok: true, ref: r.messageId };
+  // Safe facts only: the reason, the reply code and the SMTP stage; never the address or the relay's text.
+  if (r.failure !== "unconfigured") deps.log.warn("email not sent", { reason: r.failure, smtpStatus: r.smtpStatus ?? null, stage: r.stage ?? null });
+  return emailFailure(r.failure, r.permanent);
 }
 
 // ---------------------------------------------------------------- HTTP helper

@@ -104,7 +104,12 @@ export const Destination = z
     name: z.string(),
     target: z.string().openapi({ description: "Masked" }),
     lastTestAt: Timestamp.nullable(),
-    lastTestDisposition: z.string().nullable(),
+    lastTestDisposition: z.string().nullable().openapi({
+      description:
+        "Outcome of the last test message (null before the first). email: `sent`, `destination_unavailable` (the relay refused the mailbox: 5xx to RCPT TO), " +
+        "`provider_failure` (the relay could not take it: unreachable or silent past the timeouts, no STARTTLS or an unverified certificate while SMTP_URL carries credentials, " +
+        "credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Messenger kinds: `sent` or destination_unavailable, provider_failure, rate_limited, provider_unconfigured.",
+    }),
     version: z.number().int(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -126,7 +131,12 @@ export const DeliveryAttempt = z
     channel: z.enum(PERSONAL_CHANNELS),
     attemptNo: z.number().int(),
     state: z.enum(OUTBOX_STATES),
-    disposition: z.string().nullable().openapi({ description: "Safe disposition code" }),
+    disposition: z.string().nullable().openapi({
+      description:
+        "Safe disposition code (null while pending). email: `sent`, `destination_unavailable` (the member has no address, or the relay refused the mailbox: 5xx to RCPT TO), " +
+        "`provider_failure` (the relay could not take it: unreachable or silent past the timeouts, no STARTTLS or an unverified certificate while SMTP_URL carries credentials, " +
+        "credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Cancelled attempts: `cancelled_<reason>`.",
+    }),
     destination: z.string().nullable().openapi({ description: "Masked" }),
     dueAt: Timestamp,
     retryOf: z.string().nullable(),

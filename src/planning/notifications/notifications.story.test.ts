@@ -12,6 +12,7 @@ import { createTestEnv, MutableClock, type CallResult, type TestEnv } from "../.
 import { partnerKit, type Kit } from "../../../test/kit.ts";
 import { startSmtpServer, startTelegramServer, startDiscordServer } from "../../../test/fakes/reminder-providers.ts";
 import { upsertMember } from "../../platform/tenancy/members.ts";
+import { createMailer } from "../../platform/mail/mailer.ts";
 import { runJob } from "../../jobs/run-job.ts";
 import { remindersJob } from "../../jobs/reminders.job.ts";
 import { smsJobState } from "../sms-gateway/sms-gateway.service.ts";
@@ -24,7 +25,8 @@ const CHAT_ID = 5550001234;
 const DEVICE_ID = "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f";
 
 const clock = new MutableClock(new Date("2026-03-02T09:00:00.000Z"));
-const smtp = await startSmtpServer();
+// The relay offers STARTTLS (credentials are only ever sent inside TLS).
+const smtp = await startSmtpServer({ tls: "starttls", accept: { username: "mailer", password: "mail-pass" } });
 const tg = startTelegramServer(TG_TOKEN);
 const dc = startDiscordServer(DC_TOKEN);
 const logLines: string[] = [];
@@ -37,16 +39,19 @@ let api: Kit & { close(): void };
 let projectId: string;
 let nativeToken: string;
 
+const SMTP_URL = `smtp://mailer:mail-pass@127.0.0.1:${smtp.port}?from=reminders@plan.test`;
+
 beforeAll(async () => {
   env = await createTestEnv(
     {
-      SMTP_URL: `smtp://mailer:mail-pass@127.0.0.1:${smtp.port}?from=reminders@plan.test`,
+      SMTP_URL,
       MESSENGER_A_API_BASE: tg.url,
       MESSENGER_A_BOT_TOKEN: TG_TOKEN,
       MESSENGER_B_API_BASE: dc.url,
       MESSENGER_B_BOT_TOKEN: DC_TOKEN,
     },
-    { clock, log: { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") } },
+    // The production mailer for that URL, told to trust the relay's self-signed test certificate.
+    { clock, mailer: createMailer(SMTP_URL, { tls: smtp.trust }), log: { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") } },
   );
   // Every dashboard response is kept, to prove no secret ever leaves in one.
   const call = env.call.bind(env);
@@ -228,8 +233,11 @@ describe("fan-out, outbox and delivery history", () => {
     expect(mail.from).toBe("reminders@plan.test");
     expect(mail.to).toEqual(["ana@example.org"]);
     expect(mail.data).toMatch(/^Subject: Reminder: Load-in briefing\r$/m);
-    expect(mail.data).toMatch(/^To: <ana@example\.org>\r$/m);
+    expect(mail.data).toMatch(/^To: ana@example\.org\r$/m);
+    expect(mail.data).toMatch(/^Message-ID: <[^@>]+@plan\.test>\r$/m);
     expect(mail.auth).toEqual({ username: "mailer", password: "mail-pass" });
+    expect(mail.secure).toBe(true);
+    expect(smtp.auths).toEqual([{ username: "mailer", secure: true }]);
     for (const secret of ["mail-pass", TG_TOKEN, DC_TOKEN, nativeToken]) expect(mail.data).not.toContain(secret);
     expect(tg.sent.at(-1)).toMatchObject({ chatId: String(CHAT_ID) });
     expect(tg.sent.at(-1)!.text).toContain("Load-in briefing");
