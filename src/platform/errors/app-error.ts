@@ -87,7 +87,7 @@ const TITLES: Record<ErrorCode, string> = {
   evidence_locked: "Evidence locked",
   rate_limited: "Too many requests",
   internal_error: "Internal error",
-  service_unavailable: "Service busy",
+  service_unavailable: "Service unavailable",
   partner_unavailable: "Partner database unavailable",
 };
 
