@@ -64,6 +64,16 @@ function contentStoreFailure(err: unknown): ContentStoreError | undefined {
 
 export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
   const app = new Hono();
+  // One path, one template: two templates that differ only in their parameters' names are one path
+  // to the router (its 405 would list both's methods in Allow) but two paths in the document.
+  const shapes = new Map<string, string>();
+  for (const r of routes) {
+    const template = fullPath(r);
+    const shape = template.replaceAll(/\{[^}]+\}/g, "{}");
+    const other = shapes.get(shape);
+    if (other !== undefined && other !== template) throw new Error(`route templates ${other} and ${template} differ only in their parameters' names: name them alike`);
+    shapes.set(shape, template);
+  }
   const table = routes.map((r) => ({
     method: r.method.toUpperCase(),
     // Exact paths only: Hono routes strictly, so `/x/` is not `/x` and must be a 404, not a 405.

@@ -11,10 +11,10 @@ import { upsertMember } from "../src/platform/tenancy/members.ts";
 import type { Role } from "../src/platform/auth/capabilities.ts";
 import { startHranaServer, type HranaServer } from "./fakes/hrana-server.ts";
 import { allRoutes } from "../src/routes.ts";
-import { routePattern } from "../src/app.ts";
+import { fullPath, routePattern } from "../src/app.ts";
 import type { AnyRoute } from "../src/platform/http/define-route.ts";
 import { createLogger, type Logger } from "../src/platform/log.ts";
-import { SecretLedger, callerTestFile, describeFindings, unclosedEnvs } from "./secret-scan.ts";
+import { SecretLedger, callerTestFile, describeFindings, scanTotals, unclosedEnvs } from "./secret-scan.ts";
 
 /** Route templates as regular expressions, static paths first (they win over `{id}`). */
 const ROUTE_TABLE = [...allRoutes]
@@ -69,7 +69,8 @@ export interface TestEnv {
    * Secrets that passed through this env (tokens it minted, one-time secrets its
    * answers showed, numbers and codes tests sent); add more with `secrets.add`.
    * close() fails when one of them, or a generic secret format, is in a file under
-   * `dir` or in a log line (test/secret-scan.ts).
+   * `dir`, in a log line, or in an answer of `app` other than the one-time show the
+   * contract allows (test/secret-scan.ts).
    */
   secrets: SecretLedger;
   /** Every log line of this env, captured at debug level (printed only when LOG_LEVEL asks). */
@@ -145,7 +146,22 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
   if (vars.SMTP_URL) secrets.add("configured secret", decodeURIComponent(new URL(vars.SMTP_URL).password));
   const testFile = callerTestFile();
   const deps = await createDeps(config, { ...overrides, log });
+  // Every blob key the content store is given: never to be seen in a response or a log line.
+  const store = deps.contentStore;
+  const put = store.put.bind(store);
+  store.put = (key, ...rest) => {
+    secrets.add("storage key", key);
+    return put(key, ...rest);
+  };
   const app = createApp(deps);
+  // Every answer of the app (env.call, the kit, tests that fetch or serve env.app directly) is kept for the scan on close.
+  const appFetch = app.fetch;
+  app.fetch = (async (req: Request, ...rest: unknown[]) => {
+    const res = await (appFetch as (req: Request, ...rest: unknown[]) => Promise<Response>)(req, ...rest);
+    const route = routeOf(req.method, new URL(req.url).pathname);
+    secrets.recordResponse(req.method, route ? fullPath(route) : undefined, route?.operationId, res);
+    return res;
+  }) as typeof app.fetch;
   let n = 0;
   const te: TestEnv = {
     dir,
@@ -195,9 +211,13 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
       const places = [...new Set([dir, resolve(config.tenantsDir), config.contentStore.startsWith("file:") ? resolve(config.contentStore.slice(5)) : dir])];
       const roots = places.filter((p) => !places.some((o) => p.startsWith(o + sep)));
       const found = secrets.scan(roots, logLines, "databases open");
+      found.push(...secrets.scanResponses("responses"));
       deps.tenancy.close();
       deps.mailer.close();
       found.push(...secrets.scan(roots, logLines, "databases closed"));
+      scanTotals.envs++;
+      scanTotals.needles += secrets.needles;
+      scanTotals.findings += found.length;
       void server?.stop();
       rmSync(dir, { recursive: true, force: true });
       if (found.length > 0) throw new Error(describeFindings(testFile, found));

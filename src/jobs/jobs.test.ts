@@ -6,7 +6,7 @@ import { jobLeases, jobRuns } from "../platform/jobs/jobs.tables.ts";
 import { idempotencyKeys } from "../platform/idempotency/idempotency.tables.ts";
 import { drafts } from "../assets/views/views.tables.ts";
 import { JobRegistry, UnknownJobError, createJobRegistry, type PartnerJob } from "./registry.ts";
-import { runJob } from "./run-job.ts";
+import { processHolderId, runJob } from "./run-job.ts";
 import { housekeepingJob } from "./housekeeping.job.ts";
 import { startScheduler, type CronFn } from "./scheduler.ts";
 import type { TenantTx } from "../platform/tenancy/tenancy.ts";
@@ -96,6 +96,25 @@ describe("leases", () => {
     expect(taken!.status).toBe("succeeded");
     expect(await inPartner(pid, (tx) => tx.select().from(jobLeases))).toEqual([]);
     expect((await runsOf(pid, "quick")).map((r) => r.status)).toEqual(["skipped", "succeeded"]);
+  });
+
+  test("a lease whose holder is a process of this host that no longer exists (killed mid-run) is taken over at once; a live one is not", async () => {
+    const pid = await freshPartner();
+    const job: PartnerJob = { name: "orphaned", schedule: "* * * * *", perPartner: true, run: async () => ({ processed: 1 }) };
+    const gone = Bun.spawn([process.execPath, "-e", ""]);
+    await gone.exited;
+    const holderOf = (p: number) => processHolderId.replace(`:${process.pid}:`, `:${p}:`);
+    const later = new Date(clock.now().getTime() + 600_000).toISOString();
+    // A live process of this host (the test runner's parent) keeps its lease until it expires.
+    await inPartner(pid, (tx) => tx.insert(jobLeases).values({ job: "orphaned", holder: holderOf(process.ppid), expiresAt: later }));
+    expect((await runJob(env.deps, job, { partnerId: pid, holder: "me" }))[0]!.status).toBe("skipped");
+    // A dead one does not: its lease is taken over, the run recorded, the lease released.
+    await inPartner(pid, (tx) => tx.update(jobLeases).set({ holder: holderOf(gone.pid) }));
+    logged.length = 0;
+    const [taken] = await runJob(env.deps, job, { partnerId: pid, holder: "me" });
+    expect(taken!.status).toBe("succeeded");
+    expect(logged.find((l) => l.msg === "job lease taken over from a process that no longer exists")?.fields).toMatchObject({ job: "orphaned", holder: holderOf(gone.pid) });
+    expect(await inPartner(pid, (tx) => tx.select().from(jobLeases))).toEqual([]);
   });
 
   test("the same instance running twice at once is also exclusive", async () => {

@@ -4,6 +4,7 @@
 // lease and records the outcome in job_runs. Whatever the job does, the wrapper
 // resolves: a failure is logged and recorded, never thrown.
 import { and, eq, lte } from "drizzle-orm";
+import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type { Deps } from "../deps.ts";
 import { type Querier } from "../platform/db/transactions.ts";
@@ -39,8 +40,43 @@ export interface RunJobOptions {
 export const DEFAULT_LEASE_SECONDS = 600;
 const DETAIL_MAX = 500;
 
-/** Identifies this process as a lease holder: host, pid and a random part (pids repeat). */
-export const processHolderId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+/**
+ * Where a pid means one process: the host name and, on Linux, the pid namespace (two
+ * containers may share a host name, never a pid namespace). Holders with the same
+ * scope can tell whether each other's process still exists.
+ */
+const PROCESS_SCOPE = (() => {
+  try {
+    return `${hostname()}/${readlinkSync("/proc/self/ns/pid").replace(/\D/g, "")}`;
+  } catch {
+    return hostname();
+  }
+})();
+
+/** Identifies this process as a lease holder: its scope, pid and a random part (pids repeat). */
+export const processHolderId = `${PROCESS_SCOPE}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+
+/**
+ * True when `holder` names a process of this scope (host and pid namespace) that no
+ * longer exists: it was killed (SIGKILL, OOM) while holding a lease, which would
+ * otherwise keep that partner's job from running until the lease expires (10 minutes
+ * by default; a webhook outage after every crash). A pid that exists, even reused by
+ * another process, and any holder of another scope or another format, count as alive:
+ * their leases expire as before.
+ */
+export function isDeadLocalHolder(holder: string): boolean {
+  const parts = holder.split(":");
+  if (parts.length < 3) return false;
+  const pid = Number(parts[parts.length - 2]);
+  if (parts.slice(0, -2).join(":") !== PROCESS_SCOPE || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else; only ESRCH says it is gone.
+    return (err as { code?: string }).code === "ESRCH";
+  }
+}
 
 /** Runs one job once: for one partner, every partner, or globally. Never rejects. */
 export async function runJob(deps: Deps, job: JobDefinition, opts: RunJobOptions = {}): Promise<JobOutcome[]> {
@@ -106,7 +142,7 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
   let outcome: JobOutcome;
   try {
     const leaseMs = (job.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
-    let lease: { taken: true } | { taken: false; holder: string; expiresAt: string };
+    let lease: { taken: true; from?: string } | { taken: false; holder: string; expiresAt: string };
     try {
       lease = await takeLease(writeTx, job.name, holder, now, leaseMs);
     } catch (err) {
@@ -128,6 +164,8 @@ async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, hol
       await record(deps, writeTx, outcome);
       return outcome;
     }
+
+    if (lease.from) deps.log.warn("job lease taken over from a process that no longer exists", { job: job.name, partnerId, runId, holder: lease.from });
 
     // Renew the lease while a long run is still working, so nobody takes it over mid-run.
     const renew = setInterval(() => {
@@ -180,7 +218,9 @@ type WriteTx = <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>;
 /**
  * Insert the lease, or take it over when it has expired, in one statement: the
  * conflict update only applies when the held lease is past its expiry, so of two
- * racing instances exactly one sees a changed row.
+ * racing instances exactly one sees a changed row. A lease still running whose
+ * holder is a process of this host that no longer exists is taken over at once, in
+ * the same transaction, naming that holder (so two takers cannot both win).
  */
 async function takeLease(
   writeTx: WriteTx,
@@ -188,7 +228,7 @@ async function takeLease(
   holder: string,
   now: Date,
   leaseMs: number,
-): Promise<{ taken: true } | { taken: false; holder: string; expiresAt: string }> {
+): Promise<{ taken: true; from?: string } | { taken: false; holder: string; expiresAt: string }> {
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
   return writeTx(async (tx) => {
@@ -198,6 +238,10 @@ async function takeLease(
       .onConflictDoUpdate({ target: jobLeases.job, set: { holder, expiresAt }, setWhere: lte(jobLeases.expiresAt, nowIso) });
     if (r.rowsAffected > 0) return { taken: true } as const;
     const held = (await tx.select().from(jobLeases).where(eq(jobLeases.job, job)))[0];
+    if (held && isDeadLocalHolder(held.holder)) {
+      const t = await tx.update(jobLeases).set({ holder, expiresAt }).where(and(eq(jobLeases.job, job), eq(jobLeases.holder, held.holder)));
+      if (t.rowsAffected > 0) return { taken: true, from: held.holder } as const;
+    }
     return { taken: false, holder: held?.holder ?? "unknown", expiresAt: held?.expiresAt ?? "unknown" } as const;
   });
 }

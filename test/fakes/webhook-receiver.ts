@@ -14,6 +14,11 @@ export interface ReceivedRequest {
   host: string;
   /** The W3C traceparent header as received ("" when absent). */
   traceparent: string;
+  /** The request's path (one receiver can stand for several endpoints, one path each). */
+  path: string;
+  /** Date.now() when the request arrived and when its answer was ready (after the delay). */
+  arrivedAt: number;
+  answeredAt: number;
   body: string;
   json: Record<string, any>;
 }
@@ -65,6 +70,7 @@ export function startReceiver(
     hostname: opts.hostname ?? "127.0.0.1",
     ...(opts.tls ? { tls: opts.tls } : {}),
     async fetch(req) {
+      const arrivedAt = Date.now();
       const body = await req.text();
       // A receiver that takes its time (jitter) lets concurrent deliveries interleave.
       const delay = opts.delayMs?.() ?? 0;
@@ -77,6 +83,9 @@ export function startReceiver(
         contentType: req.headers.get("content-type") ?? "",
         host: req.headers.get("host") ?? "",
         traceparent: req.headers.get("traceparent") ?? "",
+        path: new URL(req.url).pathname,
+        arrivedAt,
+        answeredAt: Date.now(),
         body,
         json: JSON.parse(body),
       });

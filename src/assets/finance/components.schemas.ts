@@ -1,7 +1,7 @@
 // Component replacement (issue 10, part 4): a depreciation profile with a componentName is a
 // component of its asset; replacing it derecognises the old and capitalises the new.
 import { z } from "@hono/zod-openapi";
-import { CalendarDate, ExpectedVersion, Id, freeText } from "../../platform/http/common-schemas.ts";
+import { CalendarDate, ExpectedVersion, Id, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { Money, MoneyOut } from "../../platform/money/money.ts";
 import { Decimal, DepreciationProfile, ValueEntry } from "./finance.schemas.ts";
 
@@ -24,7 +24,7 @@ export const ComponentReplacement = z
     replaced: DepreciationProfile.openapi({ description: "The old component's profile, now replaced" }),
     replacement: DepreciationProfile.openapi({ description: "The new component's profile, starting the month after valueDate" }),
     carryingAmount: MoneyOut.openapi({ description: "Derecognised: the old component's cost less the depreciation posted for it" }),
-    derecognition: ValueEntry.nullable().openapi({ description: "The disposal credit of the carrying amount (none when it is zero)" }),
+    derecognition: orNull(ValueEntry).openapi({ description: "The disposal credit of the carrying amount (none when it is zero)" }),
     addition: ValueEntry.openapi({ description: "The addition debit of the new component's cost" }),
   })
   .openapi("ComponentReplacement");

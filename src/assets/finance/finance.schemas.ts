@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CalendarDate, ExpectedVersion, Id, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { CalendarDate, ExpectedVersion, Id, RecordMeta, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { Money, MoneyOut, isCurrency } from "../../platform/money/money.ts";
 import { CONVENTIONS, METHODS } from "./schedule.ts";
@@ -115,8 +115,8 @@ export const ValueEntry = z
     periodId: z.string(),
     itemId: z.string(),
     kind: z.enum(ENTRY_KINDS),
-    debit: MoneyOut.nullable(),
-    credit: MoneyOut.nullable(),
+    debit: orNull(MoneyOut),
+    credit: orNull(MoneyOut),
     valueDate: z.string(),
     description: z.string().nullable(),
     policyId: z.string(),
@@ -289,7 +289,7 @@ export const Rollforward = z
       bookName: z.string(),
       openingDate: z.string().openapi({ description: "First day of the fiscal year containing asOf: opening is the carrying amount before it" }),
       asOf: z.string(),
-      period: Period.nullable().openapi({ description: "The book's period containing asOf, if any" }),
+      period: orNull(Period).openapi({ description: "The book's period containing asOf, if any" }),
       generatedAt: Timestamp,
     }),
     items: z.array(RollforwardLine),

@@ -1,7 +1,7 @@
 // Bodies and answers of finance part 4: journal batches and their export, disposal
 // completion, budgets, lifecycle costs and TCO.
 import { z } from "@hono/zod-openapi";
-import { CalendarDate, Id, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { CalendarDate, Id, RecordMeta, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { Money, MoneyOut } from "../../platform/money/money.ts";
 import { CSV_MEDIA_TYPE } from "../../platform/csv/csv.ts";
 import { ENTRY_KINDS } from "./finance.schemas.ts";
@@ -32,7 +32,7 @@ export const CreateJournalBatch = z
   .openapi("CreateJournalBatch");
 
 export const JournalLineOut = z
-  .object({ lineNumber: z.number().int(), account: z.string(), accountName: z.string(), debit: MoneyOut.nullable(), credit: MoneyOut.nullable() })
+  .object({ lineNumber: z.number().int(), account: z.string(), accountName: z.string(), debit: orNull(MoneyOut), credit: orNull(MoneyOut) })
   .openapi("JournalLine");
 
 export const JournalBatch = z
@@ -189,7 +189,7 @@ export const TcoAnalysis = z
     modelId: z.string().nullable(),
     asOf: z.string(),
     currency: z.string(),
-    assets: z.array(z.object({ itemId: z.string(), ...TcoColumns, ownedMonths: z.number().int(), costPerMonth: MoneyOut.nullable() })),
+    assets: z.array(z.object({ itemId: z.string(), ...TcoColumns, ownedMonths: z.number().int(), costPerMonth: orNull(MoneyOut) })),
     totals: z.object(TcoColumns),
     excluded: z.array(z.object({ itemId: z.string(), source: z.string(), id: z.string(), currency: z.string() })).openapi({
       description: "Costs in another currency than the book's, listed and not converted",

@@ -1,7 +1,7 @@
 // The four policy documents (strict: an unknown property is a 400) and the
 // request and response schemas of the policy routes.
 import { z } from "@hono/zod-openapi";
-import { Id, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { Id, RecordMeta, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { CAPABILITIES, ROLES, type Capability } from "../../platform/auth/capabilities.ts";
 import { IDENTIFIER_SCHEMES } from "../identity/gs1.ts";
@@ -199,7 +199,7 @@ export const Policy = z
     decisionReason: z.string().nullable(),
     supersededAt: Timestamp.nullable(),
     supersededByPolicyId: z.string().nullable(),
-    activationReceipt: PolicyActivationReceipt.nullable(),
+    activationReceipt: orNull(PolicyActivationReceipt),
     version: z.number().int().openapi({ description: "+ 1 per change of the record (revision, submission, decision, supersession)" }),
     canDecide: z.boolean().openapi({
       description:

@@ -22,7 +22,7 @@ const Description = freeText(4000, { min: 0, multiline: true });
 const Count = z.number().int().min(0).max(10_000_000);
 
 function nonEmpty<T extends z.ZodObject>(schema: T) {
-  return schema.refine((v) => Object.keys(v).length > 0, "name at least one field to change");
+  return schema.refine((v) => Object.keys(v).length > 0, "name at least one field to change").openapi({ minProperties: 1 });
 }
 
 // ---------------------------------------------------------------- inputs

@@ -88,11 +88,16 @@ export function getRoute(o: Common & { record: z.ZodType }): AnyRoute {
   });
 }
 
-export function updateRoute(o: Common & { body: z.ZodObject; record: z.ZodType }): AnyRoute {
+/**
+ * `id`: the record's path parameter when it is not `resourceId`, with the params schema naming it
+ * (meetings: `meetingId`, as on the meeting's other routes, so that the record has one path template).
+ */
+export function updateRoute(o: Common & { body: z.ZodObject; record: z.ZodType; id?: { name: string; params: z.ZodObject } }): AnyRoute {
+  const idParam = o.id?.name ?? "resourceId";
   return defineRoute({
     family: "planning",
     method: "patch",
-    path: `/projects/{projectId}/${o.collection}/{resourceId}`,
+    path: `/projects/{projectId}/${o.collection}/{${idParam}}`,
     operationId: o.operationId,
     summary: o.summary,
     description: [
@@ -104,13 +109,13 @@ export function updateRoute(o: Common & { body: z.ZodObject; record: z.ZodType }
     tags: [o.tag],
     auth: "session",
     capability: "planning_edit",
-    params: ResourceParams,
+    params: (o.id?.params ?? ResourceParams) as typeof ResourceParams,
     body: o.body,
     file: o.file,
     responses: { 200: { description: `The ${DEFS[o.collection].label} as stored`, schema: o.record } },
     handler: async (ctx, { params, body }) => ({
       status: 200,
-      body: await updateRecord(ctx, o.collection, params.projectId, params.resourceId, body as Record<string, unknown> & { expectedVersion: number }),
+      body: await updateRecord(ctx, o.collection, params.projectId, (params as Record<string, string>)[idParam]!, body as Record<string, unknown> & { expectedVersion: number }),
     }),
   });
 }

@@ -2,7 +2,7 @@
 // change (the create fields, optional ones clearable with null, plus `state` where
 // the collection has states) and the record as responses show it.
 import { z } from "@hono/zod-openapi";
-import { CalendarDate, ExpectedVersion, Id, Instant, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { CalendarDate, ExpectedVersion, Id, Instant, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { TimeZone } from "../canonical/canonical.schemas.ts";
 import { RECURRENCE_BOUNDS, ruleProblem } from "../meetings/recurrence.ts";
@@ -37,7 +37,7 @@ const recordMeta = { id: Id, projectId: Id, version: z.number().int(), createdAt
 /** The PATCH shape of a create shape: every field optional, optional ones also clearable with null. */
 function patchShape<S extends z.ZodRawShape>(shape: S) {
   const out: Record<string, z.ZodType> = {};
-  for (const [k, v] of Object.entries(shape)) out[k] = v instanceof z.ZodOptional ? (v.unwrap() as z.ZodType).nullable().optional() : (v as z.ZodType).optional();
+  for (const [k, v] of Object.entries(shape)) out[k] = v instanceof z.ZodOptional ? orNull(v.unwrap() as z.ZodType).optional() : (v as z.ZodType).optional();
   return out as { [K in keyof S]: z.ZodOptional<z.ZodType<z.output<S[K]> | null, z.input<S[K]> | null>> };
 }
 

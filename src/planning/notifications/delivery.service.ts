@@ -353,7 +353,11 @@ export function mapSmsState(state: string, code: string | null): { state: Outbox
     case "sent_unconfirmed":
       return { state: "unconfirmed", disposition: "sent_unconfirmed" };
     case "failed":
-      return { state: "failed", disposition: code === "retry_exhausted" || code === "attempts_exhausted" ? "retry_exhausted" : "provider_failure" };
+      // A third lapsed lease fails the job with lease_expired: the device never confirmed it, no provider refused it.
+      return {
+        state: "failed",
+        disposition: code === "retry_exhausted" || code === "attempts_exhausted" ? "retry_exhausted" : code === "lease_expired" ? "lease_expired" : "provider_failure",
+      };
     case "expired":
       return { state: "failed", disposition: code === "lease_expired" ? "lease_expired" : "expired" };
     case "cancelled":
@@ -367,7 +371,8 @@ export function mapSmsState(state: string, code: string | null): { state: Outbox
     case "retry_wait":
       return { state: "queued", disposition: code === "lease_expired" ? "lease_expired" : "retry_wait" };
     default:
-      return { state: "queued", disposition: "queued" };
+      // pending (back in the queue after a lapsed lease: code lease_expired) or leased.
+      return { state: "queued", disposition: code === "lease_expired" ? "lease_expired" : "queued" };
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { Id, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { PageQueryShape, csvEnum, listEnvelope } from "../../platform/paging/paging.ts";
 import { DESTINATION_KINDS, OUTBOX_STATES, PERSONAL_CHANNELS, READINESS, SMS_CONSENT, SMS_VERIFICATION } from "./notifications.tables.ts";
 
@@ -53,7 +53,7 @@ export const PersonalChannelView = z
     identityVersion: z.number().int(),
     reminders: z.boolean().openapi({ description: "The explicit project preference (always true for email, the mandatory baseline)" }),
     linkedAt: Timestamp.nullable(),
-    sms: SmsState.nullable(),
+    sms: orNull(SmsState),
   })
   .openapi("PersonalChannel");
 

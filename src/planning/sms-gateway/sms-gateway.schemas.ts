@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
+import { Id, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { SMS_ENCODINGS, SMS_JOB_STATES, DEVICE_STATES } from "./sms-gateway.tables.ts";
 
 const Country = z.string().regex(/^[A-Z]{2}$/).openapi({ description: "ISO 3166-1 alpha-2", example: "DE" });
@@ -96,7 +96,7 @@ export const Preflight = z
     eligible: z.boolean().openapi({ description: "Whether a lease would hand this device jobs now" }),
     code: SafeCode.nullable().openapi({ description: "Why not, when not eligible" }),
     requiredPermissions: z.array(z.string()),
-    permissions: Permissions.nullable(),
+    permissions: orNull(Permissions),
     sims: z.array(Sim),
     country: Country.nullable().openapi({ description: "Country of the SIM the device would send from" }),
     policy: DevicePolicy,

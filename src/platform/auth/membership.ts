@@ -51,21 +51,23 @@ function generation(tenant: TenantHandle): number {
 }
 
 /**
- * The partner's capability configuration, memoised on the open handle. On a local
- * file the memo is also keyed by the access epoch, so a change committed by any
- * connection (another process too) is seen at once. A load that overlapped
- * an in-process change (the generation moved on meanwhile) is used once but not
- * kept, so a revoked capability can never be cached past its change.
+ * The partner's capability configuration, memoised on the open handle of a local
+ * file, keyed by the access epoch, so a change committed by any connection (another
+ * process too) is seen at once. A remote database has no epoch to key it by: there it
+ * is read every time, since another instance may have changed it (kept without a key,
+ * a change made through another instance was never seen by this one). A load that
+ * overlapped an in-process change (the generation moved on meanwhile) is used once but
+ * not kept, so a revoked capability can never be cached past its change.
  */
 export async function capabilityConfig(tenant: TenantHandle, version = accessEpoch(tenant)): Promise<CapabilityConfig> {
-  const cached = tenant.memo.get(CONFIG_MEMO) as { cfg: CapabilityConfig; version: string | undefined } | undefined;
-  if (cached && cached.version === version) return cached.cfg;
+  const cached = tenant.memo.get(CONFIG_MEMO) as { cfg: CapabilityConfig; version: string } | undefined;
+  if (cached && version !== undefined && cached.version === version) return cached.cfg;
   const gen = generation(tenant);
   const r = tenant.db.read;
   // Settings and grants from one snapshot.
   const [settings, grants] = await tenant.db.snapshot([r.select().from(capabilitySettings), r.select().from(capabilityGrants)]);
   const cfg = toCapabilityConfig(settings, grants);
-  if (generation(tenant) === gen) tenant.memo.set(CONFIG_MEMO, { cfg, version });
+  if (version !== undefined && generation(tenant) === gen) tenant.memo.set(CONFIG_MEMO, { cfg, version });
   return cfg;
 }
 

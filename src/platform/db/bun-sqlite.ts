@@ -3,6 +3,13 @@
 // under the caller's write lock, and a query_only reader, so a read never sees
 // uncommitted rows. Statements are prepared once per connection and reused.
 //
+// The file's own write lock can be held by another process (a second instance, the
+// CLI, an operator's shell). SQLite's busy handler would wait for it by sleeping the
+// thread, and with it this process's whole event loop, every partner's requests and
+// jobs included; so BEGIN IMMEDIATE runs without it and waits for its turn
+// asynchronously: as long as the busy timeout allows (then SQLITE_BUSY, the file
+// cannot serve, as before) and the caller's lock deadline (then LockTimeoutError).
+//
 // bun:sqlite runs every statement synchronously, which is what makes the read
 // snapshot cheap and exact: BEGIN, the queries and COMMIT on the reader happen in
 // one turn of the event loop, so no other request can interleave on it.
@@ -26,6 +33,7 @@ import {
 import { installFastRows } from "./fast-rows.ts";
 import { APPLIED_MIGRATIONS_SQL, HAS_MIGRATIONS_TABLE_SQL, latestMigrationMillis, migrationsFolder } from "./migrations.ts";
 import { classifyDriverError, type DatabaseName } from "./unavailable.ts";
+import { LockTimeoutError } from "../tenancy/write-lock.ts";
 
 installFastRows();
 
@@ -44,6 +52,20 @@ const WRITER_PRAGMAS = [
 const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
 
 type Param = string | number | bigint | boolean | null | Uint8Array;
+
+/** Pauses between attempts at the file's write lock while another process holds it (ms; the last repeats). */
+const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
+
+/** SQLITE_BUSY (or an extended BUSY code) somewhere along the cause chain. */
+function isBusy(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 8 && typeof cur === "object" && cur !== null; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** Runs one synchronous driver call, classifying what it throws (see ./unavailable.ts). */
 function guard<T>(name: DatabaseName, fn: () => T): T {
@@ -234,9 +256,9 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     this.read = drizzle(this.#readerCache as unknown as Database, { schema }) as unknown as Querier<S>;
   }
 
-  async transaction<T>(fn: (tx: Querier<S>) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Querier<S>) => Promise<T>, opts: { lockWaitUntil?: number } = {}): Promise<T> {
     const w = this.#writerCache;
-    w.prepare("BEGIN IMMEDIATE").run();
+    await this.#beginImmediate(opts.lockWaitUntil ?? Date.now() + BUSY_TIMEOUT_MS);
     try {
       const result = await fn(this.#write);
       w.prepare("COMMIT").run();
@@ -252,6 +274,38 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
         }
       }
       throw err;
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE with the busy handler off: while another process holds the file's
+   * write lock it fails at once with SQLITE_BUSY, and the attempt is repeated after a
+   * short asynchronous pause. It gives up when the busy timeout has passed (the
+   * SQLITE_BUSY error, classified unavailable, as the busy handler would have ended) or
+   * at the caller's deadline `until` if that comes first (LockTimeoutError, as for the
+   * in-process lock); nothing was begun either way. The busy timeout is back for
+   * everything else (migrations) once it returns.
+   */
+  async #beginImmediate(until: number): Promise<void> {
+    const w = this.#writerCache;
+    const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
+    w.prepare("PRAGMA busy_timeout=0").run();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          w.prepare("BEGIN IMMEDIATE").run();
+          return;
+        } catch (err) {
+          if (!isBusy(err)) throw err;
+          const now = Date.now();
+          // No `cause`: a DatabaseUnavailableError along the chain would be answered as an outage.
+          if (now >= until && until < busyUntil) throw new LockTimeoutError("the database file's write lock is held by another process past the lock wait limit");
+          if (now >= busyUntil) throw err;
+          await Bun.sleep(LOCK_POLL_MS[Math.min(attempt, LOCK_POLL_MS.length - 1)]!);
+        }
+      }
+    } finally {
+      w.prepare(`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`).run();
     }
   }
 

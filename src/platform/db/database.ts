@@ -34,8 +34,11 @@ export interface SqlDatabase<S extends Record<string, unknown>> {
   /**
    * One write transaction (BEGIN IMMEDIATE … COMMIT). Callers serialise writers
    * (the partner's write lock); any error rolls back and the connection stays usable.
+   * Another process holding a local file's write lock is waited for without blocking
+   * the event loop until `lockWaitUntil` (epoch ms; default the busy timeout), then
+   * LockTimeoutError; a libSQL server waits on its own terms.
    */
-  transaction<T>(fn: (tx: Querier<S>) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Querier<S>) => Promise<T>, opts?: { lockWaitUntil?: number }): Promise<T>;
   /**
    * Runs queries built on `read` in one read transaction, so they agree. A
    * `Memoised` query's result is reused while `dataVersion()` is unchanged.

@@ -4,6 +4,14 @@ import { z } from "@hono/zod-openapi";
 export const Id = z.string().uuid().openapi({ description: "UUIDv7", example: "01936f0e-7a2b-7c3d-9e4f-0a1b2c3d4e5f" });
 export const IdParams = z.strictObject({ id: Id });
 
+/**
+ * `schema | null`. Use it instead of `.nullable()` on a named schema (one with `.openapi("Name")`):
+ * the document generator (zod-to-openapi 9) then makes the shared component itself nullable, or
+ * publishes `allOf: [$ref, {type: [..., "null"]}]`, which refuses null, depending on which use it
+ * meets first. A union is published as `anyOf: [$ref, {type: "null"}]` wherever it is met.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** True when year, month and day name a real calendar day (no 30 February). */

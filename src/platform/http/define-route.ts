@@ -446,12 +446,12 @@ export function toOpenApiRoute(route: AnyRoute) {
   if (route.auth === "session") [400, 401, 403, 429].forEach((s) => problemStatuses.add(s));
   if (route.auth === "device" || route.auth === "scheduler") problemStatuses.add(401);
   if (route.params) problemStatuses.add(404);
-  if (route.body || route.query) problemStatuses.add(400);
+  // Every route checks its path parameters, and its query strictly (an unknown parameter is 400), whatever else it reads.
+  problemStatuses.add(400);
   if (idem !== "none" && MUTATING.has(route.method)) problemStatuses.add(409);
   // Every route that reads a database (a partner's or the registry) or the content store can find it unavailable.
   if (scoped || route.auth !== "none") problemStatuses.add(503);
   if (route.body || route.streamedBody) problemStatuses.add(413);
-  if (route.streamedBody) problemStatuses.add(400);
   problemStatuses.add(500);
   for (const s of [...problemStatuses].sort()) responses[String(s)] = ProblemResponses[s] ?? ProblemResponses[500];
 

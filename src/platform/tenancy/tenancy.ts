@@ -9,7 +9,7 @@ import { openDatabase } from "../db/open.ts";
 import { errorFacts } from "../errors/app-error.ts";
 import { isRemoteUrl, localFilePath, type Querier, type SqlDatabase } from "../db/database.ts";
 import { DatabaseUnavailableError, unavailabilityReason } from "../db/unavailable.ts";
-import { KeyedMutex } from "./write-lock.ts";
+import { DEFAULT_LOCK_TIMEOUT_MS, KeyedMutex } from "./write-lock.ts";
 import { join } from "node:path";
 
 /**
@@ -244,13 +244,15 @@ export class Tenancy {
     return this.#cache.size;
   }
 
-  /** Runs fn in one write transaction under the partner's lock. */
+  /**
+   * Runs fn in one write transaction under the partner's lock: this process's queue,
+   * then the database's own lock (another process may hold a local file's); the wait
+   * for both together is bounded by the lock timeout.
+   */
   async writeTx<T>(handle: TenantHandle, fn: (tx: TenantTx) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
-    return this.locks.run(
-      handle.partnerId,
-      () => handle.db.transaction(fn),
-      lockTimeoutMs ?? this.#opts.lockTimeoutMs,
-    );
+    const timeout = lockTimeoutMs ?? this.#opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    const until = Date.now() + timeout;
+    return this.locks.run(handle.partnerId, () => handle.db.transaction(fn, { lockWaitUntil: until }), timeout);
   }
 
   /** Registry index of a user's partners (GET /api/me). */

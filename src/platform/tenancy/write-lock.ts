@@ -1,13 +1,18 @@
 // In-process mutex per partner. SQLite has one writer per database and the local
 // client runs statements synchronously, so waiting on SQLITE_BUSY would freeze the
-// event loop; writers queue here instead and never overlap.
+// event loop; writers queue here instead and never overlap. A writer of another
+// process is waited for asynchronously too (bun-sqlite.ts, BEGIN IMMEDIATE).
 
+/** A write that waited this long for its partner's lock (WRITE_LOCK_TIMEOUT_MS unset) gives up: nothing was applied. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+/** A write gave up waiting for its partner's write lock (in this process, or a local file's held by another). */
 export class LockTimeoutError extends Error {}
 
 export class KeyedMutex {
   #tails = new Map<string, Promise<void>>();
 
-  async run<T>(key: string, fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  async run<T>(key: string, fn: () => Promise<T>, timeoutMs = DEFAULT_LOCK_TIMEOUT_MS): Promise<T> {
     const previous = this.#tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));

@@ -16,6 +16,7 @@ export const getEventCatalog = defineRoute({
   auth: "session",
   capability: "planning_view",
   params: ProjectParams,
+  problems: [409],
   file: import.meta.path,
   responses: { 200: { description: "The event and what is sold with it", schema: EventCatalog } },
   handler: async (ctx, { params }) => {

@@ -1,5 +1,6 @@
 import { updateRoute } from "../collection-routes.ts";
 import { UpdateMeeting, Meeting } from "../collections.schemas.ts";
+import { MeetingParams } from "../../meetings/meetings.schemas.ts";
 
 export const updateMeeting = updateRoute({
   collection: "meetings",
@@ -9,5 +10,7 @@ export const updateMeeting = updateRoute({
   tag: "Meetings",
   body: UpdateMeeting,
   record: Meeting,
+  // The meeting's name on every meeting route (GET, agenda, minutes, occurrences): one path template.
+  id: { name: "meetingId", params: MeetingParams },
   file: import.meta.path,
 });

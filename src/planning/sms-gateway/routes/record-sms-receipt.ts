@@ -18,6 +18,7 @@ export const recordSmsReceipt = defineRoute({
   idempotency: "none",
   params: DeviceJobParams,
   body: Receipt,
+  problems: [409],
   file: import.meta.path,
   responses: { 200: { description: "The job's state and the attempt's evidence", schema: ReceiptResult } },
   handler: async (ctx, { params, body }) => ({ status: 200, body: await recordReceipt(ctx, params.deviceId, params.jobId, body) }),
