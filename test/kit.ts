@@ -6,7 +6,7 @@ import { expect } from "bun:test";
 import type { Context } from "hono";
 import { allRoutes } from "../src/routes.ts";
 import { fullPath } from "../src/app.ts";
-import type { AnyRoute, HttpMethod } from "../src/platform/http/define-route.ts";
+import { routeTemplate, type AnyRoute, type HttpMethod } from "../src/platform/http/define-route.ts";
 import type { RequestCtx } from "../src/platform/http/context.ts";
 import type { Querier } from "../src/platform/db/transactions.ts";
 import type { Role } from "../src/platform/auth/capabilities.ts";
@@ -193,6 +193,7 @@ function makeSeeder(env: TestEnv, partnerId: string, defaultUser: string): Seede
     const user = opts.as ?? defaultUser;
     const member = await resolveMember(deps, partnerId, user, now);
     try {
+      const parsedParams = route.params ? route.params.parse(params) : params;
       const ctx: RequestCtx = {
         deps,
         requestId: "test-seed",
@@ -205,8 +206,9 @@ function makeSeeder(env: TestEnv, partnerId: string, defaultUser: string): Seede
         role: member.role,
         membershipId: member.membershipId,
         capabilities: member.capabilities,
+        route: routeTemplate(route),
+        routeParams: parsedParams,
       };
-      const parsedParams = route.params ? route.params.parse(params) : params;
       const parsedBody = route.body ? route.body.parse(body ?? {}) : undefined;
       const result = await route.handler(ctx, { params: parsedParams, query: { partnerId }, body: parsedBody }, undefined as unknown as Context);
       expect(result.status, `${method.toUpperCase()} ${path} → ${JSON.stringify(result.body)}`).toBeLessThan(300);

@@ -38,7 +38,7 @@ const FORMATS: ReadonlyArray<{ kind: SecretKind; prefix: string; re: RegExp; max
   { kind: "webhook secret", prefix: "whsec_", re: /^whsec_[A-Za-z0-9_-]{20,}/, maxLength: 128 },
   { kind: "bearer token", prefix: "eyJ", re: /^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\./, maxLength: 4096 },
   { kind: "sms device token", prefix: NATIVE_TOKEN_PREFIX, re: new RegExp(`^${NATIVE_TOKEN_PREFIX}[A-Za-z0-9_-]{40,}`), maxLength: 128 },
-  // Content-store keys are `<purpose>/<partnerId>/<id>` (src/platform/blobs/encrypted-upload.ts, interop jobs).
+  // Content-store keys are `<purpose>/<partnerId>/<id>` (src/platform/stored-files/upload.ts, interop jobs).
   ...["evidence", "artifact", "interop"].map((purpose) => ({
     kind: "storage key" as const,
     prefix: `${purpose}/`,

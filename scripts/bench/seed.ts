@@ -44,6 +44,9 @@ export async function withMemberCtx<T>(deps: Deps, partnerId: string, userId: st
       role: member.role,
       membershipId: member.membershipId,
       capabilities: member.capabilities,
+      // Seeding calls services, not a route: no list cursor is made here.
+      route: "seed",
+      routeParams: {},
     };
     return await fn(ctx);
   } finally {

@@ -1,14 +1,16 @@
-// Every minute: evidence waiting for its automatic scan is decrypted from the content
-// store, sniffed against its declared type and, when CLAMD_HOST is set, streamed to
-// clamd (INSTREAM). A finding quarantines, a scanner error marks `failed`; a file with
-// neither stays pending for a reviewer. Batches of 20, acting as `system`.
+// Every minute: evidence waiting for its automatic scan goes through the stored-file
+// scan pass (platform/stored-files/scan.ts): decrypted from the content store, sniffed
+// against its declared type and, when CLAMD_HOST is set, streamed to clamd (INSTREAM).
+// A finding quarantines, a scanner error marks `failed`; a file with neither stays
+// pending for a reviewer. Batches of 20, acting as `system`.
 import { scanPendingEvidence } from "../assets/evidence/evidence.service.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 20;
 
 export const evidenceScanJob: PartnerJob = {
-  // The contract's CLI name (`npm run jobs -- scans`); planning artifacts will join this pass.
+  // The contract's CLI name (`npm run jobs -- scans`). Planning artifacts are not in this pass: their table has
+  // no `scanned_at` queue column (a migration this change may not make), so they are sniffed at upload only.
   name: "scans",
   schedule: "* * * * *",
   perPartner: true,

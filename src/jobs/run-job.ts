@@ -121,89 +121,108 @@ async function runGlobal(deps: Deps, job: GlobalJob, signal: AbortSignal): Promi
 async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, holder: string, signal: AbortSignal): Promise<JobOutcome> {
   const runId = deps.newId();
   const now = deps.clock.now();
-  const startedAt = now.toISOString();
-  const base = { job: job.name, partnerId, runId, startedAt };
-
-  let handle: TenantHandle;
-  try {
-    if (!(await deps.tenancy.partnerExists(partnerId))) {
-      return { ...base, status: "failed", processed: 0, detail: `unknown partner ${partnerId}`, finishedAt: startedAt };
-    }
-    handle = await deps.tenancy.acquire(partnerId);
-  } catch (err) {
-    // Without the database there is nowhere to record the run: log only.
-    deps.log.error("job could not open partner database", { job: job.name, partnerId, runId, ...errorFacts(err), reason: unavailableCause(err)?.reason });
-    return { ...base, status: "failed", processed: 0, detail: clip(unavailableCause(err)?.message) ?? "partner database unavailable", finishedAt: deps.clock.now().toISOString() };
-  }
-
-  const writeTx = <T>(fn: (tx: Querier) => Promise<T>) =>
-    deps.tenancy.writeTx(handle, (tx) => fn(tx as unknown as Querier));
-
-  let outcome: JobOutcome;
+  const base = { job: job.name, partnerId, runId, startedAt: now.toISOString() };
+  const opened = await openPartner(deps, base);
+  if ("outcome" in opened) return opened.outcome;
+  const { handle } = opened;
+  const writeTx = <T>(fn: (tx: Querier) => Promise<T>) => deps.tenancy.writeTx(handle, fn);
   try {
     const leaseMs = (job.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
-    let lease: { taken: true; from?: string } | { taken: false; holder: string; expiresAt: string };
-    try {
-      lease = await takeLease(writeTx, job.name, holder, now, leaseMs);
-    } catch (err) {
-      deps.log.error("job lease failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
-      outcome = { ...base, status: "failed", processed: 0, detail: failureDetail(err), finishedAt: deps.clock.now().toISOString() };
-      await record(deps, writeTx, outcome);
-      return outcome;
-    }
-    if (!lease.taken) {
-      outcome = {
-        ...base,
-        status: "skipped",
-        processed: 0,
-        detail: `lease held by ${lease.holder} until ${lease.expiresAt}`,
-        finishedAt: deps.clock.now().toISOString(),
-      };
-      // Another instance is running it: normal, not worth a line at info every minute.
-      deps.log.debug("job skipped", { job: job.name, partnerId, runId, holder: lease.holder });
-      await record(deps, writeTx, outcome);
-      return outcome;
-    }
-
-    if (lease.from) deps.log.warn("job lease taken over from a process that no longer exists", { job: job.name, partnerId, runId, holder: lease.from });
-
-    // Renew the lease while a long run is still working, so nobody takes it over mid-run.
-    const renew = setInterval(() => {
-      const until = new Date(deps.clock.now().getTime() + leaseMs).toISOString();
-      writeTx((tx) => tx.update(jobLeases).set({ expiresAt: until }).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, holder)))).catch(
-        (err: unknown) => deps.log.warn("job lease renewal failed", { job: job.name, partnerId, runId, ...errorFacts(err) }),
-      );
-    }, Math.max(1000, leaseMs / 3));
-    renew.unref();
-
-    let result: JobResult | undefined;
-    let failure: unknown;
-    try {
-      result = await job.run(Object.freeze({ ...systemContext(deps, handle, partnerId, runId, now), job: job.name, runId, log: deps.log, signal }));
-    } catch (err) {
-      failure = err ?? new Error("job threw a nullish value");
-    } finally {
-      clearInterval(renew);
-    }
-
-    try {
-      await writeTx((tx) => tx.delete(jobLeases).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, holder))));
-    } catch (err) {
-      // The lease then simply expires; the run itself is still recorded below.
-      deps.log.warn("job lease release failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
-    }
-
-    if (result) {
-      outcome = { ...base, status: "succeeded", processed: result.processed, detail: clip(result.detail), finishedAt: deps.clock.now().toISOString() };
-      logSucceeded(deps, { job: job.name, partnerId, runId, processed: result.processed });
-    } else {
-      deps.log.error("job failed", { job: job.name, partnerId, runId, ...errorFacts(failure) });
-      outcome = { ...base, status: "failed", processed: 0, detail: failureDetail(failure), finishedAt: deps.clock.now().toISOString() };
-    }
+    const outcome = await leasedRun({ deps, job, partnerId, holder, signal, runId, now, base, handle, writeTx, leaseMs });
     await record(deps, writeTx, outcome);
     return outcome;
   } finally {
     deps.tenancy.release(handle);
+  }
+}
+
+/** One job run for one partner whose database is open. */
+interface PartnerRun {
+  deps: Deps;
+  job: PartnerJob;
+  partnerId: string;
+  holder: string;
+  signal: AbortSignal;
+  runId: string;
+  now: Date;
+  base: { job: string; partnerId: string; runId: string; startedAt: string };
+  handle: TenantHandle;
+  writeTx: WriteTx;
+  leaseMs: number;
+}
+
+/** The partner's database, or the failed outcome when it is unknown or cannot be opened. */
+async function openPartner(deps: Deps, base: PartnerRun["base"]): Promise<{ handle: TenantHandle } | { outcome: JobOutcome }> {
+  const { job, partnerId, runId, startedAt } = base;
+  try {
+    if (!(await deps.tenancy.partnerExists(partnerId))) {
+      return { outcome: { ...base, status: "failed", processed: 0, detail: `unknown partner ${partnerId}`, finishedAt: startedAt } };
+    }
+    return { handle: await deps.tenancy.acquire(partnerId) };
+  } catch (err) {
+    // Without the database there is nowhere to record the run: log only.
+    deps.log.error("job could not open partner database", { job, partnerId, runId, ...errorFacts(err), reason: unavailableCause(err)?.reason });
+    return { outcome: { ...base, status: "failed", processed: 0, detail: clip(unavailableCause(err)?.message) ?? "partner database unavailable", finishedAt: deps.clock.now().toISOString() } };
+  }
+}
+
+/** Takes the job's lease, runs the job holding it, releases it: the run's outcome (skipped when another holder has the lease). */
+async function leasedRun(r: PartnerRun): Promise<JobOutcome> {
+  const { deps, job, partnerId, runId, base } = r;
+  let lease: Lease;
+  try {
+    lease = await takeLease(r.writeTx, job.name, r.holder, r.now, r.leaseMs);
+  } catch (err) {
+    deps.log.error("job lease failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
+    return { ...base, status: "failed", processed: 0, detail: failureDetail(err), finishedAt: deps.clock.now().toISOString() };
+  }
+  if (!lease.taken) {
+    const outcome: JobOutcome = {
+      ...base,
+      status: "skipped",
+      processed: 0,
+      detail: `lease held by ${lease.holder} until ${lease.expiresAt}`,
+      finishedAt: deps.clock.now().toISOString(),
+    };
+    // Another instance is running it: normal, not worth a line at info every minute.
+    deps.log.debug("job skipped", { job: job.name, partnerId, runId, holder: lease.holder });
+    return outcome;
+  }
+
+  if (lease.from) deps.log.warn("job lease taken over from a process that no longer exists", { job: job.name, partnerId, runId, holder: lease.from });
+  const { result, failure } = await runHoldingLease(r);
+  try {
+    await r.writeTx((tx) => tx.delete(jobLeases).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, r.holder))));
+  } catch (err) {
+    // The lease then simply expires; the run itself is still recorded.
+    deps.log.warn("job lease release failed", { job: job.name, partnerId, runId, ...errorFacts(err) });
+  }
+
+  if (result) {
+    const outcome: JobOutcome = { ...base, status: "succeeded", processed: result.processed, detail: clip(result.detail), finishedAt: deps.clock.now().toISOString() };
+    logSucceeded(deps, { job: job.name, partnerId, runId, processed: result.processed });
+    return outcome;
+  }
+  deps.log.error("job failed", { job: job.name, partnerId, runId, ...errorFacts(failure) });
+  return { ...base, status: "failed", processed: 0, detail: failureDetail(failure), finishedAt: deps.clock.now().toISOString() };
+}
+
+/** Runs the job, renewing its lease while a long run is still working, so nobody takes it over mid-run. */
+async function runHoldingLease(r: PartnerRun): Promise<{ result?: JobResult; failure?: unknown }> {
+  const { deps, job, partnerId, runId, holder, leaseMs } = r;
+  const renew = setInterval(() => {
+    const until = new Date(deps.clock.now().getTime() + leaseMs).toISOString();
+    r.writeTx((tx) => tx.update(jobLeases).set({ expiresAt: until }).where(and(eq(jobLeases.job, job.name), eq(jobLeases.holder, holder)))).catch(
+      (err: unknown) => deps.log.warn("job lease renewal failed", { job: job.name, partnerId, runId, ...errorFacts(err) }),
+    );
+  }, Math.max(1000, leaseMs / 3));
+  renew.unref();
+  try {
+    return { result: await job.run(Object.freeze({ ...systemContext(deps, r.handle, partnerId, runId, r.now), job: job.name, runId, log: deps.log, signal: r.signal })) };
+  } catch (err) {
+    return { failure: err ?? new Error("job threw a nullish value") };
+  } finally {
+    clearInterval(renew);
   }
 }
 
@@ -215,6 +234,9 @@ function logSucceeded(deps: Deps, fields: { job: string; partnerId?: string; run
 
 type WriteTx = <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>;
 
+/** Taken (`from`: the dead local holder it was taken over from), or held by another holder until it expires. */
+type Lease = { taken: true; from?: string } | { taken: false; holder: string; expiresAt: string };
+
 /**
  * Insert the lease, or take it over when it has expired, in one statement: the
  * conflict update only applies when the held lease is past its expiry, so of two
@@ -222,13 +244,7 @@ type WriteTx = <T>(fn: (tx: Querier) => Promise<T>) => Promise<T>;
  * holder is a process of this host that no longer exists is taken over at once, in
  * the same transaction, naming that holder (so two takers cannot both win).
  */
-async function takeLease(
-  writeTx: WriteTx,
-  job: string,
-  holder: string,
-  now: Date,
-  leaseMs: number,
-): Promise<{ taken: true; from?: string } | { taken: false; holder: string; expiresAt: string }> {
+async function takeLease(writeTx: WriteTx, job: string, holder: string, now: Date, leaseMs: number): Promise<Lease> {
   const nowIso = now.toISOString();
   const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
   return writeTx(async (tx) => {

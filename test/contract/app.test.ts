@@ -5,7 +5,8 @@ import { sql } from "drizzle-orm";
 import { z } from "@hono/zod-openapi";
 import { createApp, fullPath } from "../../src/app.ts";
 import { allRoutes } from "../../src/routes.ts";
-import { defineRoute } from "../../src/platform/http/define-route.ts";
+import { defineRoute, refuseAfterCommit } from "../../src/platform/http/define-route.ts";
+import { AppError } from "../../src/platform/errors/app-error.ts";
 import { withTx, writer } from "../../src/platform/db/transactions.ts";
 import { createTestEnv, MutableClock, type TestEnv } from "../harness.ts";
 import { expectProblem, expectFieldError } from "./helpers.ts";
@@ -228,6 +229,87 @@ describe("internal errors", () => {
     // The failed transaction released the partner's write lock.
     const after = await call("POST", VIEWS, { name: "After boom", surface: "owned", query: {} });
     expect(after.status).toBe(201);
+  });
+});
+
+describe("a refusal answered after its work commits", () => {
+  // What the route counts before it refuses (as a wrong verification code is counted).
+  const attempts = defineRoute({
+    family: "assets",
+    method: "post",
+    path: "/refusal/attempts",
+    operationId: "countThenRefuse",
+    summary: "counts an attempt, then refuses",
+    auth: "session",
+    capability: "ams_view",
+    body: z.strictObject({ throw: z.boolean() }),
+    file: import.meta.path,
+    responses: { 200: { description: "never" } },
+    handler: async (ctx, { body }) => {
+      const refusal = await withTx(ctx, async (ctx) => {
+        await writer(ctx).run(sql`INSERT INTO refusal_attempts (at) VALUES (${ctx.nowIso})`);
+        const err = new AppError("state_conflict", "counted, then refused", { extras: { counted: true } });
+        if (body.throw) throw err;
+        return err;
+      });
+      return refuseAfterCommit(refusal);
+    },
+  });
+  const counted = async () => {
+    const handle = await env.deps.tenancy.acquire(P);
+    try {
+      return Number((await handle.db.read.all<{ n: number }>(sql`SELECT count(*) AS n FROM refusal_attempts`))[0]!.n);
+    } finally {
+      env.deps.tenancy.release(handle);
+    }
+  };
+
+  test("it commits what the handler wrote, answers the problem as every error is answered, and is never replayed", async () => {
+    const handle = await env.deps.tenancy.acquire(P);
+    try {
+      await env.deps.tenancy.writeTx(handle, (tx) => tx.run(sql`CREATE TABLE refusal_attempts (at TEXT NOT NULL)`));
+    } finally {
+      env.deps.tenancy.release(handle);
+    }
+    const app = createApp(env.deps, [...allRoutes, attempts]);
+    const call = async (body: unknown, key: string) => {
+      const res = await app.fetch(
+        new Request(`http://test.local/api/assets/refusal/attempts?partnerId=${P}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${owner}`, "content-type": "application/json", "idempotency-key": key },
+          body: JSON.stringify(body),
+        }),
+      );
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+
+    const first = await call({ throw: false }, "refuse-1");
+    expect(first.status).toBe(409);
+    expect(first.headers.get("content-type")).toBe("application/problem+json");
+    expect(first.headers.get("content-length")).toBe(String(Buffer.byteLength(first.text)));
+    expect(JSON.parse(first.text)).toEqual({
+      type: "urn:problem:state_conflict",
+      title: "State conflict",
+      status: 409,
+      code: "state_conflict",
+      detail: "counted, then refused",
+      counted: true,
+      requestId: first.headers.get("x-request-id"),
+    });
+    expect(await counted()).toBe(1);
+
+    // Not stored under the key: the retry runs again (and counts again), it is no replay.
+    const retry = await call({ throw: false }, "refuse-1");
+    expect(retry.status).toBe(409);
+    expect(retry.headers.get("idempotency-replayed")).toBeNull();
+    expect(await counted()).toBe(2);
+
+    // The same error thrown instead rolls the attempt back; the answer is the same problem.
+    const thrown = await call({ throw: true }, "refuse-2");
+    expect(thrown.status).toBe(409);
+    expect(thrown.headers.get("content-type")).toBe("application/problem+json");
+    expect({ ...JSON.parse(thrown.text), requestId: null }).toEqual({ ...JSON.parse(first.text), requestId: null });
+    expect(await counted()).toBe(2);
   });
 });
 

@@ -1,7 +1,9 @@
 // Contract §7 on a real list (GET /saved-views): limits, authenticated and bound
-// cursors, and a walk that stays exact while rows are inserted between pages.
+// cursors, and a walk that stays exact while rows are inserted between pages. A cursor
+// is bound to the route that issued it as the route declares it, with its path's values.
 import { test, expect, afterAll, beforeAll } from "bun:test";
 import { createTestEnv } from "../harness.ts";
+import { partnerKit } from "../kit.ts";
 import { savedViews } from "../../src/assets/views/views.tables.ts";
 import { SURFACES } from "../../src/assets/views/views.schemas.ts";
 import { expectProblem, expectFieldError } from "./helpers.ts";
@@ -131,4 +133,26 @@ test("walking 450 rows by cursor while rows are inserted yields each original ro
   expect(pages).toBe(Math.ceil(SEEDED / 50));
   for (const id of seededIds) expect(seen.get(id)).toBe(1);
   expect(seen.size).toBe(SEEDED);
+});
+
+test("a cursor belongs to the route and path that issued it: another list, or the same list of another project, is 400 invalid_cursor", async () => {
+  const planning = await partnerKit({ env, partnerId: "page-c", family: "planning", users: { lead: "admin" } });
+  const [p1, p2] = await Promise.all(["One", "Two"].map(async (name) => (await planning.create("/projects", { name, timeZone: "UTC" })).id as string));
+  for (const p of [p1, p2]) expect((await planning.post(`/projects/${p}/departments`, { records: [{ name: "Stage" }, { name: "Security" }] })).status).toBe(201);
+  const first = await planning.get(`/projects/${p1}/departments`, { query: { limit: 1 } });
+  expect(first.status).toBe(200);
+  const cursor: string = first.body.nextCursor;
+  expect(typeof cursor).toBe("string");
+  // The same route and filters for another project: the path's value is part of the binding.
+  expectProblem(await planning.get(`/projects/${p2}/departments`, { query: { limit: 1, cursor } }), 400, "invalid_cursor");
+  // Another route of the same project with the same (no) filters.
+  expectProblem(await planning.get(`/projects/${p1}/change-sets`, { query: { limit: 1, cursor } }), 400, "invalid_cursor");
+  // The other family's list of the same partner.
+  expectProblem(await env.call("GET", list("page-c", `&limit=1&cursor=${cursor}`), { token: await env.token("lead") }), 400, "invalid_cursor");
+  // Where it was issued, it leads to the second and last department.
+  const next = await planning.get(`/projects/${p1}/departments`, { query: { limit: 1, cursor } });
+  expect(next.status).toBe(200);
+  expect(next.body.items).toHaveLength(1);
+  expect(next.body.items[0].id).not.toBe(first.body.items[0].id);
+  expect(next.body.nextCursor).toBeNull();
 });

@@ -213,6 +213,69 @@ describe("Idempotency-Key", () => {
   });
 });
 
+describe("check order (contract §5)", () => {
+  // route → token → partnerId → partner access → capability → step-up → Idempotency-Key →
+  // params → query → body. For each check a route has, a request failing it and every later
+  // check gets that check's answer: no later check ever answers first.
+  type Step = "token" | "partnerId" | "partner" | "capability" | "stepUp" | "key" | "params" | "query" | "body";
+  const ORDER: Step[] = ["token", "partnerId", "partner", "capability", "stepUp", "key", "params", "query", "body"];
+  const viewerHolds = (r: AnyRoute) => {
+    const needed = routeCapabilities(r);
+    return needed.length === 0 || needed.some((cap) => (CAPABILITY_DEFAULTS[cap] as readonly string[]).includes("viewer"));
+  };
+  function stepsOf(r: AnyRoute): Step[] {
+    return ORDER.filter(
+      (s) =>
+        (s !== "capability" || !viewerHolds(r)) &&
+        (s !== "stepUp" || r.stepUp === true) &&
+        (s !== "key" || (MUTATING.has(r.method) && idempotencyMode(r) === "required")) &&
+        (s !== "params" || r.params !== undefined) &&
+        (s !== "body" || r.body !== undefined),
+    );
+  }
+
+  test("a request failing several checks gets the earliest one's answer, on every partner-scoped route", async () => {
+    const stale = { viewer: await env.token("viewer-1", { ageSeconds: 901 }), owner: await env.token("owner-1", { ageSeconds: 901 }) };
+    let checked = 0;
+    await Promise.all(
+      scoped.flatMap((r) => {
+        const steps = stepsOf(r);
+        return steps.map(async (first, k) => {
+          const failing = new Set(steps.slice(k));
+          const holder = failing.has("capability") ? "viewer" : "owner";
+          const token = failing.has("token") ? null : failing.has("stepUp") ? stale[holder] : holder === "viewer" ? viewer : owner;
+          const partnerId = failing.has("partnerId") ? "NOT VALID" : failing.has("partner") ? GHOST : P;
+          const url = new URL(urlFor(r, partnerId, failing.has("query") ? { [UNKNOWN_QUERY]: "1" } : {}), "http://x");
+          const path = failing.has("params") ? fullPath(r).replaceAll(/\{[^}]+\}/g, "%01") : url.pathname;
+          const body = MUTATING.has(r.method) && r.body ? (failing.has("body") ? { [UNKNOWN_PROP]: 1 } : {}) : undefined;
+          const res = await env.call(r.method.toUpperCase(), path + url.search, { token, idem: failing.has("key") ? false : undefined, body });
+          const where = `${label(r)} [${first} first]`;
+          if (first === "token") expectProblem(res, 401, "unauthenticated", where);
+          else if (first === "partnerId") expectFieldError(res, "/query/partnerId", where);
+          else if (first === "partner") expectProblem(res, 403, "partner_access_denied", where);
+          else if (first === "capability") expectProblem(res, 403, "capability_denied", where);
+          else if (first === "stepUp") expectProblem(res, 403, "step_up_required", where);
+          else if (first === "key") expectProblem(res, 400, "idempotency_key_required", where);
+          else if (first === "params") {
+            expectProblem(res, 400, "validation_failed", where);
+            expect(res.body.errors[0].path, where).toStartWith("/params/");
+          } else if (first === "query") expectFieldError(res, `/query/${UNKNOWN_QUERY}`, where);
+          else {
+            // An unknown property, or what a discriminated body says first about it.
+            expectProblem(res, 400, "validation_failed", where);
+            expect(res.body.errors[0].path, where).toStartWith("/body/");
+          }
+          checked++;
+        });
+      }),
+    );
+    // Every check is exercised somewhere.
+    const seen = new Set(scoped.flatMap(stepsOf));
+    expect(ORDER.filter((s) => !seen.has(s))).toEqual([]);
+    expect(checked).toBeGreaterThan(scoped.length * 3);
+  });
+});
+
 describe("strict input", () => {
   test("an unknown query parameter is 400 on every session route", async () => {
     await Promise.all(

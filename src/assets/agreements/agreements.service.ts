@@ -92,5 +92,5 @@ export async function listAgreements(ctx: RequestCtx, q: ListAgreementsQuery): P
     .add("kind", q.kind, (v) => inArray(agreements.kind, v))
     .add("status", q.status, (v) => inArray(agreements.status, v))
     .add("partyId", q.partyId, (v) => eq(agreements.partyId, v));
-  return listByUpdate(ctx, "GET /agreements", agreements, q, filters, toAgreementDto);
+  return listByUpdate(ctx, agreements, q, filters, toAgreementDto);
 }

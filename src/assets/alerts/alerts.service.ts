@@ -71,7 +71,6 @@ export async function listAlerts(ctx: RequestCtx, q: z.output<typeof ListAlertsQ
   return paginate(
     ctx,
     {
-      route: "GET /alerts",
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -102,115 +101,143 @@ export async function acknowledgeAlert(ctx: RequestCtx, id: string, input: z.out
 
 /** Every alert condition that holds at the context's time. */
 export async function currentConditions(ctx: TenantCtx): Promise<AlertCondition[]> {
-  const q = db(ctx);
-  const nowIso = ctx.nowIso;
-  const soon = new Date(ctx.now.getTime() + DUE_SOON_MS).toISOString();
-  const today = nowIso.slice(0, 10);
-  const horizon = new Date(ctx.now.getTime() + ctx.deps.config.alertHorizonDays * DAY_MS).toISOString().slice(0, 10);
+  const w = windowOf(ctx);
   const out: AlertCondition[] = [];
+  for (const source of CONDITION_SOURCES) out.push(...(await source(ctx, w)));
+  return out;
+}
 
-  // Checkouts: due within a day, or overdue (checkouts_due_idx: state, due_at).
-  const open = await q
+/** The times the conditions are measured against. */
+interface AlertWindow {
+  nowIso: string;
+  /** A checkout or audit due before this is due soon. */
+  soon: string;
+  today: string;
+  /** The last day an ending agreement is reported for (ALERT_HORIZON_DAYS). */
+  horizon: string;
+}
+
+function windowOf(ctx: TenantCtx): AlertWindow {
+  return {
+    nowIso: ctx.nowIso,
+    soon: new Date(ctx.now.getTime() + DUE_SOON_MS).toISOString(),
+    today: ctx.nowIso.slice(0, 10),
+    horizon: new Date(ctx.now.getTime() + ctx.deps.config.alertHorizonDays * DAY_MS).toISOString().slice(0, 10),
+  };
+}
+
+/** Checkouts: due within a day, or overdue (checkouts_due_idx: state, due_at). */
+async function checkoutConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const open = await db(ctx)
     .select({ id: checkouts.id, itemId: checkouts.itemId, dueAt: checkouts.dueAt, holderKind: checkouts.holderKind, holderId: checkouts.holderId })
     .from(checkouts)
-    .where(and(eq(checkouts.state, "checked_out"), isNotNull(checkouts.dueAt), lte(checkouts.dueAt, soon)));
-  for (const c of open) {
-    out.push({
-      kind: c.dueAt! < nowIso ? "checkout_overdue" : "checkout_due",
-      subjectType: "checkout",
-      subjectId: c.id,
-      dueAt: c.dueAt,
-      data: { itemId: c.itemId, holder: { kind: c.holderKind, id: c.holderId }, dueAt: c.dueAt },
-    });
-  }
+    .where(and(eq(checkouts.state, "checked_out"), isNotNull(checkouts.dueAt), lte(checkouts.dueAt, w.soon)));
+  return open.map((c) => ({
+    kind: c.dueAt! < w.nowIso ? "checkout_overdue" : "checkout_due",
+    subjectType: "checkout",
+    subjectId: c.id,
+    dueAt: c.dueAt,
+    data: { itemId: c.itemId, holder: { kind: c.holderKind, id: c.holderId }, dueAt: c.dueAt },
+  }));
+}
 
-  // Active agreements ending between today and the horizon (agreements_ends_idx).
-  const ending = await q
+/** Active agreements ending between today and the horizon (agreements_ends_idx). */
+async function agreementConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const ending = await db(ctx)
     .select({ id: agreements.id, kind: agreements.kind, partyId: agreements.partyId, endsOn: agreements.endsOn, reference: agreements.reference })
     .from(agreements)
-    .where(and(gte(agreements.endsOn, today), lte(agreements.endsOn, horizon), eq(agreements.status, "active")));
-  for (const a of ending) {
-    out.push({
-      kind: "agreement_expiring",
-      subjectType: "agreement",
-      subjectId: a.id,
-      dueAt: a.endsOn,
-      data: { agreementKind: a.kind, partyId: a.partyId, reference: a.reference, endsOn: a.endsOn },
-    });
-  }
+    .where(and(gte(agreements.endsOn, w.today), lte(agreements.endsOn, w.horizon), eq(agreements.status, "active")));
+  return ending.map((a) => ({
+    kind: "agreement_expiring",
+    subjectType: "agreement",
+    subjectId: a.id,
+    dueAt: a.endsOn,
+    data: { agreementKind: a.kind, partyId: a.partyId, reference: a.reference, endsOn: a.endsOn },
+  }));
+}
 
-  // Assets in service whose warranty or lease ends within the horizon.
-  const covered = await q
+/** Assets in service whose warranty or lease ends within the horizon. */
+async function warrantyConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const covered = await db(ctx)
     .select({ itemId: items.id, name: items.name, agreementId: agreements.id, kind: agreements.kind, endsOn: agreements.endsOn })
     .from(agreements)
     .innerJoin(items, eq(items.agreementId, agreements.id))
     .where(
       and(
-        gte(agreements.endsOn, today),
-        lte(agreements.endsOn, horizon),
+        gte(agreements.endsOn, w.today),
+        lte(agreements.endsOn, w.horizon),
         eq(agreements.status, "active"),
         inArray(agreements.kind, ["warranty", "lease"]),
         notInArray(items.lifecycle, ["retired", "disposed", "consumed"]),
       ),
     );
-  for (const i of covered) {
-    out.push({
-      kind: "asset_warranty_expiring",
-      subjectType: "item",
-      subjectId: i.itemId,
-      dueAt: i.endsOn,
-      data: { itemName: i.name, agreementId: i.agreementId, agreementKind: i.kind, endsOn: i.endsOn },
-    });
-  }
+  return covered.map((i) => ({
+    kind: "asset_warranty_expiring",
+    subjectType: "item",
+    subjectId: i.itemId,
+    dueAt: i.endsOn,
+    data: { itemName: i.name, agreementId: i.agreementId, agreementKind: i.kind, endsOn: i.endsOn },
+  }));
+}
 
-  // Audits not yet counted whose dueAt is within a day or past.
-  const dueAudits = await q
+/** Audits not yet counted whose dueAt is within a day or past. */
+async function auditConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const dueAudits = await db(ctx)
     .select({ id: audits.id, name: audits.name, status: audits.status, dueAt: audits.dueAt })
     .from(audits)
-    .where(and(inArray(audits.status, ["planned", "counting"]), isNotNull(audits.dueAt), lte(audits.dueAt, soon)));
-  for (const a of dueAudits) {
-    out.push({ kind: "audit_due", subjectType: "audit", subjectId: a.id, dueAt: a.dueAt, data: { name: a.name, status: a.status, dueAt: a.dueAt } });
-  }
+    .where(and(inArray(audits.status, ["planned", "counting"]), isNotNull(audits.dueAt), lte(audits.dueAt, w.soon)));
+  return dueAudits.map((a) => ({ kind: "audit_due", subjectType: "audit", subjectId: a.id, dueAt: a.dueAt, data: { name: a.name, status: a.status, dueAt: a.dueAt } }));
+}
 
-  // Shipments on their way past their expected arrival.
-  const late = await q
+/** Shipments on their way past their expected arrival. */
+async function shipmentConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const late = await db(ctx)
     .select({ id: shipments.id, reference: shipments.reference, status: shipments.status, expectedArrivalAt: shipments.expectedArrivalAt })
     .from(shipments)
-    .where(and(inArray(shipments.status, ["dispatched", "in_transit", "exception"]), isNotNull(shipments.expectedArrivalAt), sql`${shipments.expectedArrivalAt} < ${nowIso}`));
-  for (const s of late) {
-    out.push({
-      kind: "shipment_delayed",
-      subjectType: "shipment",
-      subjectId: s.id,
-      dueAt: s.expectedArrivalAt,
-      data: { reference: s.reference, status: s.status, expectedArrivalAt: s.expectedArrivalAt },
-    });
-  }
+    .where(and(inArray(shipments.status, ["dispatched", "in_transit", "exception"]), isNotNull(shipments.expectedArrivalAt), sql`${shipments.expectedArrivalAt} < ${w.nowIso}`));
+  return late.map((s) => ({
+    kind: "shipment_delayed",
+    subjectType: "shipment",
+    subjectId: s.id,
+    dueAt: s.expectedArrivalAt,
+    data: { reference: s.reference, status: s.status, expectedArrivalAt: s.expectedArrivalAt },
+  }));
+}
 
-  // Work orders still open past their dueAt.
-  const overdue = await q
+/** Work orders still open past their dueAt. */
+async function workOrderConditions(ctx: TenantCtx, w: AlertWindow): Promise<AlertCondition[]> {
+  const overdue = await db(ctx)
     .select({ id: workOrders.id, itemId: workOrders.itemId, title: workOrders.title, status: workOrders.status, dueAt: workOrders.dueAt })
     .from(workOrders)
-    .where(and(inArray(workOrders.status, ["open", "in_progress", "paused"]), isNotNull(workOrders.dueAt), sql`${workOrders.dueAt} < ${nowIso}`));
-  for (const w of overdue) {
-    out.push({
-      kind: "work_order_overdue",
-      subjectType: "work_order",
-      subjectId: w.id,
-      dueAt: w.dueAt,
-      data: { itemId: w.itemId, title: w.title, status: w.status, dueAt: w.dueAt },
-    });
-  }
+    .where(and(inArray(workOrders.status, ["open", "in_progress", "paused"]), isNotNull(workOrders.dueAt), sql`${workOrders.dueAt} < ${w.nowIso}`));
+  return overdue.map((o) => ({
+    kind: "work_order_overdue",
+    subjectType: "work_order",
+    subjectId: o.id,
+    dueAt: o.dueAt,
+    data: { itemId: o.itemId, title: o.title, status: o.status, dueAt: o.dueAt },
+  }));
+}
 
-  // Webhook endpoints the delivery job disabled after 5 days of failures (until re-enabled).
-  const failing = await q
+/** Webhook endpoints the delivery job disabled after 5 days of failures (until re-enabled). */
+async function webhookConditions(ctx: TenantCtx): Promise<AlertCondition[]> {
+  const failing = await db(ctx)
     .select({ id: webhookEndpoints.id, disabledAt: webhookEndpoints.disabledAt, failingSince: webhookEndpoints.failingSince })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.enabled, false), eq(webhookEndpoints.disabledReason, "failing")));
-  for (const w of failing) out.push(webhookFailingCondition(w.id, w.disabledAt, w.failingSince));
-
-  return out;
+  return failing.map((e) => webhookFailingCondition(e.id, e.disabledAt, e.failingSince));
 }
+
+/** Read one after the other, in this order (the job raises them in it). */
+const CONDITION_SOURCES: ReadonlyArray<(ctx: TenantCtx, w: AlertWindow) => Promise<AlertCondition[]>> = [
+  checkoutConditions,
+  agreementConditions,
+  warrantyConditions,
+  auditConditions,
+  shipmentConditions,
+  workOrderConditions,
+  webhookConditions,
+];
 
 export function webhookFailingCondition(endpointId: string, disabledAt: string | null, failingSince: string | null): AlertCondition {
   return { kind: "webhook_failing", subjectType: "webhook", subjectId: endpointId, dueAt: disabledAt, data: { failingSince, disabledAt } };

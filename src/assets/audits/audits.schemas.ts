@@ -3,7 +3,7 @@ import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from ".
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 import { CONDITIONS } from "../kernel/item.schemas.ts";
-import { AUDIT_STATUSES, RESULT_KINDS, REVIEW_STATES } from "./audits.states.ts";
+import { AUDIT_EVENT_KINDS, AUDIT_STATUSES, RESULT_KINDS, REVIEW_STATES } from "./audits.states.ts";
 
 /** Locations or categories one audit's scope may name. */
 export const SCOPE_MAX = 50;
@@ -40,7 +40,7 @@ const countsOf = <T extends readonly string[]>(keys: T) =>
 export const AuditEvent = z
   .object({
     id: z.string(),
-    kind: z.enum(["created", "started", "counting_closed", "reviewed", "posted"]),
+    kind: z.enum(AUDIT_EVENT_KINDS),
     actorId: z.string(),
     recordedAt: Timestamp,
     reason: z.string().nullable(),

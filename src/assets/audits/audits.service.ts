@@ -9,6 +9,7 @@ import { AppError, assertVersion, invalid, notFound } from "../../platform/error
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { requireLocation } from "../locations/locations.service.ts";
@@ -22,7 +23,6 @@ import { assertAuditMove, requireAuditStatus, RESULT_KINDS, REVIEW_STATES, type 
 import { wordsMatch, wordsOf } from "../../platform/search/search-words.ts";
 import { applyAcceptedResults } from "./audits.posting.ts";
 import type {
-  AuditEvent,
   CloseAuditCounting,
   CreateAudit,
   ListAuditResultsQuery,
@@ -35,8 +35,6 @@ import type {
 
 export type AuditRow = typeof audits.$inferSelect;
 export type AuditResultRow = typeof auditResults.$inferSelect;
-type EventRow = typeof auditEvents.$inferSelect;
-type EventKind = z.infer<typeof AuditEvent>["kind"];
 type Condition = ItemRow["condition"];
 
 /** Rows per multi-row insert when the expected list is frozen (well under SQLite's parameter limit). */
@@ -98,18 +96,10 @@ export function toResultDto(ctx: RequestCtx, auditStatus: AuditRow["status"], r:
   };
 }
 
-function toEventDto(r: EventRow) {
-  return { id: r.id, kind: r.kind as EventKind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
-}
-
-async function addEvent(ctx: TenantCtx, auditId: string, kind: EventKind, data: Record<string, unknown>, reason: string | null = null) {
-  await writer(ctx).insert(auditEvents).values({ id: ctx.deps.newId(), auditId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
-}
-
 const loadAudit = (ctx: TenantCtx, id: string): Promise<AuditRow> => loadOr404(db(ctx), audits, id, "audit");
 
 /** The audit's next version (a count, a review or a move of state), updatedAt = now. */
-const saveAudit = (ctx: TenantCtx, row: AuditRow, change: Partial<AuditRow>) => saveVersion(writer(ctx), audits, row, { ...change, updatedAt: ctx.nowIso }, ctx.nowIso);
+const saveAudit = (ctx: TenantCtx, row: AuditRow, change: Partial<AuditRow>) => saveVersion(writer(ctx), audits, row, change, ctx.nowIso, { evenIfEmpty: true });
 
 // ---------------------------------------------------------------- reads
 
@@ -119,7 +109,7 @@ const saveAudit = (ctx: TenantCtx, row: AuditRow, change: Partial<AuditRow>) => 
  * (audit_locations_location_idx over the location's subtree and ancestors).
  */
 export async function listAudits(ctx: RequestCtx, q: z.output<typeof ListAuditsQuery>): Promise<Page<AuditDto>> {
-  return listByUpdate(ctx, "GET /audits", audits, q, auditFilters(q), toAuditDto);
+  return listByUpdate(ctx, audits, q, auditFilters(q), toAuditDto);
 }
 
 /** The filters of GET /audits (exported for the query-plan test). */
@@ -146,7 +136,7 @@ export async function getAudit(ctx: RequestCtx, id: string) {
     q.select({ k: auditResults.reviewState, n: count() }).from(auditResults).where(eq(auditResults.auditId, id)).groupBy(auditResults.reviewState),
     q.select({ n: count() }).from(auditExpected).where(eq(auditExpected.auditId, id)),
     q.select({ n: countDistinct(auditCounts.itemId) }).from(auditCounts).where(eq(auditCounts.auditId, id)),
-    q.select().from(auditEvents).where(eq(auditEvents.auditId, id)).orderBy(desc(auditEvents.recordedAt), desc(auditEvents.id)).limit(HISTORY_MAX),
+    historyOf(q, auditEvents, id, { limit: HISTORY_MAX }),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("audit");
@@ -156,7 +146,7 @@ export async function getAudit(ctx: RequestCtx, id: string) {
     countedItems: Number(counted[0]?.n ?? 0),
     resultsByKind: tally(RESULT_KINDS, byKind),
     resultsByReview: tally(REVIEW_STATES, byReview),
-    history: events.map(toEventDto),
+    history: events.map((e) => toEventDto(e)),
   };
 }
 
@@ -187,7 +177,7 @@ export async function listAuditResults(ctx: RequestCtx, auditId: string, q: z.ou
     .add("kind", q.kind, (v) => inArray(auditResults.kind, v))
     .add("reviewState", q.reviewState, (v) => inArray(auditResults.reviewState, v));
   // The cursor is bound to this audit's route, so it cannot walk another audit's results.
-  return listByUpdate(ctx, `GET /audits/${auditId}/results`, auditResults, q, filters, (r) => toResultDto(ctx, audit.status, r), eq(auditResults.auditId, auditId));
+  return listByUpdate(ctx, auditResults, q, filters, (r) => toResultDto(ctx, audit.status, r), eq(auditResults.auditId, auditId));
 }
 
 // ---------------------------------------------------------------- create, start, close
@@ -216,7 +206,7 @@ export async function createAudit(ctx: RequestCtx, input: z.output<typeof Create
     if (locationIds.length > 0) await tx.insert(auditLocations).values(locationIds.map((locationId) => ({ auditId: row.id, locationId })));
     const words = wordsOf(input.name);
     if (words.length > 0) await tx.insert(auditWords).values(words.map((word) => ({ word, auditId: row.id })));
-    await addEvent(ctx, row.id, "created", { scope: { locationIds, categoryIds }, dueAt: row.dueAt });
+    await appendEvent(ctx, auditEvents, row.id, "created", null, { scope: { locationIds, categoryIds }, dueAt: row.dueAt });
     return toAuditDto(row);
   });
 }
@@ -264,7 +254,7 @@ export async function startAudit(ctx: RequestCtx, id: string, input: z.output<ty
       );
     }
     const next = await saveAudit(ctx, row, { status: "counting", startedAt: ctx.nowIso });
-    await addEvent(ctx, id, "started", { expectedItems: expected.length });
+    await appendEvent(ctx, auditEvents, id, "started", null, { expectedItems: expected.length });
     return toAuditDto(next);
   });
 }
@@ -299,7 +289,7 @@ export async function closeAuditCounting(ctx: RequestCtx, id: string, input: z.o
       .from(auditResults)
       .where(and(eq(auditResults.auditId, id), eq(auditResults.reviewState, "pending")));
     const next = await saveAudit(ctx, row, { status: "in_review", countingClosedAt: ctx.nowIso });
-    await addEvent(ctx, id, "counting_closed", { discrepancies: Number(pending?.n ?? 0) });
+    await appendEvent(ctx, auditEvents, id, "counting_closed", null, { discrepancies: Number(pending?.n ?? 0) });
     return toAuditDto(next);
   });
 }
@@ -477,7 +467,7 @@ export async function reviewAuditResult(ctx: RequestCtx, auditId: string, result
     const next = { ...result, ...change, version: result.version + 1, updatedAt: ctx.nowIso };
     await writer(ctx).update(auditResults).set({ ...change, version: next.version, updatedAt: ctx.nowIso }).where(eq(auditResults.id, resultId));
     await saveAudit(ctx, audit, {});
-    await addEvent(ctx, auditId, "reviewed", { resultId, itemId: result.itemId, kind: result.kind, decision: input.decision }, input.reason);
+    await appendEvent(ctx, auditEvents, auditId, "reviewed", input.reason, { resultId, itemId: result.itemId, kind: result.kind, decision: input.decision });
     return toResultDto(ctx, audit.status, next);
   });
 }
@@ -504,7 +494,7 @@ export async function postAudit(ctx: RequestCtx, id: string, input: z.output<typ
     }
     const applied = await applyAcceptedResults(ctx, id);
     const next = await saveAudit(ctx, row, { status: "posted", postedAt: ctx.nowIso });
-    await addEvent(ctx, id, "posted", { ...applied });
+    await appendEvent(ctx, auditEvents, id, "posted", null, { ...applied });
     return toAuditDto(next);
   });
 }

@@ -3,6 +3,9 @@
 import { AppError } from "../../platform/errors/app-error.ts";
 
 export const AUDIT_STATUSES = ["planned", "counting", "in_review", "posted"] as const;
+
+/** The steps an audit's history records (audit_events.kind). */
+export const AUDIT_EVENT_KINDS = ["created", "started", "counting_closed", "reviewed", "posted"] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 
 export const RESULT_KINDS = ["found", "missing", "unexpected", "wrong_location", "condition_change"] as const;

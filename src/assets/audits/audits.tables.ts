@@ -1,6 +1,8 @@
 import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { locations } from "../locations/locations.tables.ts";
+import { AUDIT_EVENT_KINDS } from "./audits.states.ts";
 
 /**
  * A physical stock-take of a scope (locations with their sub-locations and/or
@@ -152,18 +154,8 @@ export const auditResults = sqliteTable(
 );
 
 /** The audit's own history: created, started, counting closed, each review, posted. */
-export const auditEvents = sqliteTable(
+export const auditEvents = eventLogTable(
   "audit_events",
-  {
-    id: text("id").primaryKey(),
-    auditId: text("audit_id")
-      .notNull()
-      .references(() => audits.id),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [index("audit_events_audit_idx").on(t.auditId, t.recordedAt, t.id)],
+  { auditId: text("audit_id").notNull().references(() => audits.id) },
+  { index: "audit_events_audit_idx", kinds: AUDIT_EVENT_KINDS },
 );

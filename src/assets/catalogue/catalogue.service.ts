@@ -190,7 +190,6 @@ export async function getCatalog(ctx: RequestCtx, q: CatalogQuery): Promise<Page
   return paginate(
     ctx,
     {
-      route: "GET /catalog",
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,

@@ -3,7 +3,7 @@ import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from ".
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { Holder } from "../kernel/movement.schemas.ts";
 import { CONDITIONS } from "../kernel/item.schemas.ts";
-import { CHECKOUT_STATES, HOLDER_KINDS } from "./custody.states.ts";
+import { CHECKOUT_EVENT_KINDS, CHECKOUT_STATES, HOLDER_KINDS } from "./custody.states.ts";
 
 export { Holder };
 
@@ -35,7 +35,7 @@ export const Checkout = z
 export const CheckoutEvent = z
   .object({
     id: z.string(),
-    kind: z.enum(["reserved", "checked_out", "acknowledged", "extended", "transferred", "returned", "cancelled", "expired", "escalated", "written_off"]),
+    kind: z.enum(CHECKOUT_EVENT_KINDS),
     actorId: z.string(),
     recordedAt: Timestamp,
     reason: z.string().nullable(),

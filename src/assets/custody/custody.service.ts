@@ -3,13 +3,15 @@
 // Every command runs in one write transaction (under the partner's write lock, so
 // overlap checks and writes cannot interleave), writes a checkout_events row (the
 // checkout's own history) and appends the step to the item's movement chronology.
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
+import { saveVersion } from "../../platform/db/records.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { activeLocationExists } from "../locations/locations.service.ts";
 import { activePartyExists } from "../parties/parties.service.ts";
@@ -23,7 +25,6 @@ import { activePolicy, policyViolation } from "../policies/policies.service.ts";
 import { checkouts, checkoutEvents } from "./custody.tables.ts";
 import { assertCheckoutMove, isOverdue, requireState } from "./custody.states.ts";
 import type {
-  CheckoutEvent,
   ListCheckoutsQuery,
   CreateCheckout,
   CreateReservation,
@@ -35,8 +36,6 @@ import type {
 } from "./custody.schemas.ts";
 
 export type CheckoutRow = typeof checkouts.$inferSelect;
-type EventRow = typeof checkoutEvents.$inferSelect;
-type EventKind = z.infer<typeof CheckoutEvent>["kind"];
 export interface HolderRef {
   kind: "user" | "party" | "location";
   id: string;
@@ -72,10 +71,6 @@ export function toCheckoutDto(r: CheckoutRow, nowIso: string) {
 }
 export type CheckoutDto = ReturnType<typeof toCheckoutDto>;
 
-function toEventDto(r: EventRow) {
-  return { id: r.id, kind: r.kind as EventKind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
-}
-
 // ---------------------------------------------------------------- reads
 
 export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListCheckoutsQuery>) {
@@ -93,18 +88,18 @@ export async function listCheckouts(ctx: RequestCtx, q: z.output<typeof ListChec
             and(eq(checkouts.state, "checked_out"), gte(checkouts.dueAt, ctx.nowIso)),
           ),
     );
-  return listByUpdate(ctx, "GET /checkouts", checkouts, q, filters, (r) => toCheckoutDto(r, ctx.nowIso));
+  return listByUpdate(ctx, checkouts, q, filters, (r) => toCheckoutDto(r, ctx.nowIso));
 }
 
 export async function getCheckout(ctx: RequestCtx, id: string) {
   // One snapshot: the record and its history agree.
   const [rows, events] = await readSnapshot(ctx, (q) => [
     q.select().from(checkouts).where(eq(checkouts.id, id)),
-    q.select().from(checkoutEvents).where(eq(checkoutEvents.checkoutId, id)).orderBy(desc(checkoutEvents.recordedAt), desc(checkoutEvents.id)),
+    historyOf(q, checkoutEvents, id),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("checkout");
-  return { ...toCheckoutDto(row, ctx.nowIso), events: events.map(toEventDto) };
+  return { ...toCheckoutDto(row, ctx.nowIso), events: events.map((e) => toEventDto(e)) };
 }
 
 // ---------------------------------------------------------------- shared checks
@@ -187,17 +182,9 @@ function reservedConflict(r: CheckoutRow): AppError {
   });
 }
 
-async function addEvent(ctx: TenantCtx, checkoutId: string, kind: EventKind, reason: string | null, data: Record<string, unknown>) {
-  await writer(ctx).insert(checkoutEvents).values({ id: ctx.deps.newId(), checkoutId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
-}
-
-/** Applies a change to a checkout: version + 1, updatedAt = now. Returns the new row. */
-async function saveCheckout(ctx: TenantCtx, row: CheckoutRow, patch: Partial<CheckoutRow>): Promise<CheckoutRow> {
-  const next: CheckoutRow = { ...row, ...patch, version: row.version + 1, updatedAt: ctx.nowIso };
-  const { id: _id, createdAt: _c, createdBy: _b, ...set } = next;
-  await writer(ctx).update(checkouts).set(set).where(eq(checkouts.id, row.id));
-  return next;
-}
+/** A command's change of a checkout: its next version, even when only its history changes (an escalation). */
+const saveCheckout = (ctx: TenantCtx, row: CheckoutRow, change: Partial<CheckoutRow>) =>
+  saveVersion(writer(ctx), checkouts, row, change, ctx.nowIso, { evenIfEmpty: true });
 
 function holderOf(row: CheckoutRow): HolderRef {
   return { kind: row.holderKind, id: row.holderId };
@@ -307,7 +294,7 @@ export async function createCheckout(ctx: RequestCtx, input: z.output<typeof Cre
       });
       await writer(ctx).insert(checkouts).values(row);
     }
-    await addEvent(ctx, row.id, "checked_out", null, { dueAt: input.dueAt, holder: input.holder, reservationId: reservation?.id ?? null });
+    await appendEvent(ctx, checkoutEvents, row.id, "checked_out", null, { dueAt: input.dueAt, holder: input.holder, reservationId: reservation?.id ?? null });
     await recordMovement(ctx, {
       itemId: item.id,
       kind: "checked_out",
@@ -359,7 +346,7 @@ export async function createReservation(ctx: RequestCtx, input: z.output<typeof 
       note: input.note ?? null,
     });
     await writer(ctx).insert(checkouts).values(row);
-    await addEvent(ctx, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
+    await appendEvent(ctx, checkoutEvents, row.id, "reserved", null, { startsAt: input.startsAt, endsAt: input.endsAt, holder: input.holder });
     await recordMovement(ctx, {
       itemId: item.id,
       kind: "reserved",
@@ -379,7 +366,7 @@ export async function cancelReservation(ctx: RequestCtx, id: string, input: z.ou
     assertVersion("checkout", row, input.expectedVersion);
     assertCheckoutMove(row.state, "cancelled", "cancel");
     const next = await saveCheckout(ctx, row, { state: "cancelled" });
-    await addEvent(ctx, id, "cancelled", input.reason || null, {});
+    await appendEvent(ctx, checkoutEvents, id, "cancelled", input.reason || null, {});
     await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "reservation_cancelled",
@@ -405,7 +392,7 @@ export async function acknowledgeCheckout(ctx: RequestCtx, id: string, input: z.
     requireState(row.state, ["checked_out"], "acknowledge");
     if (row.acknowledgedAt !== null) throw new AppError("state_conflict", `already acknowledged at ${row.acknowledgedAt}`);
     const next = await saveCheckout(ctx, row, { acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.actorId });
-    await addEvent(ctx, id, "acknowledged", null, { holder: holderOf(row) });
+    await appendEvent(ctx, checkoutEvents, id, "acknowledged", null, { holder: holderOf(row) });
     await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "acknowledged",
@@ -433,7 +420,7 @@ export async function extendCheckout(ctx: RequestCtx, id: string, input: z.outpu
     await assertAcknowledgedIfRequired(ctx, row, "extended");
     await assertCustodyPolicy(ctx, row.checkedOutAt ?? row.startsAt, input.dueAt, row.dueAt);
     const next = await saveCheckout(ctx, row, { dueAt: input.dueAt });
-    await addEvent(ctx, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
+    await appendEvent(ctx, checkoutEvents, id, "extended", input.reason, { fromDueAt: row.dueAt, toDueAt: input.dueAt });
     await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "extended",
@@ -465,7 +452,7 @@ export async function transferCheckout(ctx: RequestCtx, id: string, input: z.out
       acknowledgedBy: null,
     });
     const reason = input.reason || null;
-    await addEvent(ctx, id, "transferred", reason, { fromHolder, toHolder: input.holder });
+    await appendEvent(ctx, checkoutEvents, id, "transferred", reason, { fromHolder, toHolder: input.holder });
     await recordMovement(ctx, {
       itemId: row.itemId,
       kind: "transferred",
@@ -501,7 +488,7 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
       returnCondition: input.condition ?? null,
       returnLocationId: toLocationId,
     });
-    await addEvent(ctx, id, "returned", note, { condition: input.condition ?? null, locationId: toLocationId });
+    await appendEvent(ctx, checkoutEvents, id, "returned", note, { condition: input.condition ?? null, locationId: toLocationId });
     await recordMovement(ctx, {
       itemId: item.id,
       kind: "returned",
@@ -573,7 +560,7 @@ export async function expireReservations(ctx: TenantCtx, limit = 500): Promise<n
     const reason = "the reservation window ended without a checkout";
     for (const r of ended) {
       await saveCheckout(ctx, r, { state: "cancelled" });
-      await addEvent(ctx, r.id, "expired", reason, { endsAt: r.endsAt });
+      await appendEvent(ctx, checkoutEvents, r.id, "expired", reason, { endsAt: r.endsAt });
       await recordMovement(ctx, {
         itemId: r.itemId,
         kind: "reservation_cancelled",
@@ -622,11 +609,11 @@ export async function escalateOverdueCheckout(
     const data = { action: input.action, dueAt: row.dueAt, holder: holderOf(row), workflowCaseId: input.workflowCaseId };
     if (input.action !== "write_off") {
       const next = await saveCheckout(ctx, row, {});
-      await addEvent(ctx, id, "escalated", input.reason, data);
+      await appendEvent(ctx, checkoutEvents, id, "escalated", input.reason, data);
       return toCheckoutDto(next, ctx.nowIso);
     }
     const next = await saveCheckout(ctx, row, { state: "returned", returnedAt: ctx.nowIso });
-    await addEvent(ctx, id, "written_off", input.reason, data);
+    await appendEvent(ctx, checkoutEvents, id, "written_off", input.reason, data);
     await clearBlock(ctx, row.itemId, "checked_out", row.id);
     return toCheckoutDto(next, ctx.nowIso);
   });

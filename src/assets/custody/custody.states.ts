@@ -7,6 +7,9 @@ export type CheckoutState = (typeof CHECKOUT_STATES)[number];
 
 export const HOLDER_KINDS = ["user", "party", "location"] as const;
 
+/** The steps a checkout's history records (checkout_events.kind). */
+export const CHECKOUT_EVENT_KINDS = ["reserved", "checked_out", "acknowledged", "extended", "transferred", "returned", "cancelled", "expired", "escalated", "written_off"] as const;
+
 const MOVES: Record<CheckoutState, CheckoutState[]> = {
   reserved: ["checked_out", "cancelled"],
   checked_out: ["returned"],

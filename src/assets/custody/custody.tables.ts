@@ -1,6 +1,8 @@
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { locations } from "../locations/locations.tables.ts";
+import { CHECKOUT_EVENT_KINDS } from "./custody.states.ts";
 
 /**
  * A reservation is a checkout in state `reserved` (window [starts_at, ends_at));
@@ -47,18 +49,8 @@ export const checkouts = sqliteTable(
 );
 
 /** Acknowledgements, extensions, transfers, cancellations: who, when, why. */
-export const checkoutEvents = sqliteTable(
+export const checkoutEvents = eventLogTable(
   "checkout_events",
-  {
-    id: text("id").primaryKey(),
-    checkoutId: text("checkout_id")
-      .notNull()
-      .references(() => checkouts.id),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [index("checkout_events_checkout_idx").on(t.checkoutId, t.recordedAt, t.id)],
+  { checkoutId: text("checkout_id").notNull().references(() => checkouts.id) },
+  { index: "checkout_events_checkout_idx", kinds: CHECKOUT_EVENT_KINDS },
 );

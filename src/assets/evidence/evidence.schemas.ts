@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { CLASSIFICATIONS, SCAN_STATES, TARGET_TYPES } from "./evidence.states.ts";
+import { CLASSIFICATIONS, SCAN_STATES } from "../../platform/stored-files/states.ts";
+import { TARGET_TYPES } from "./evidence.states.ts";
 
 export const Evidence = z
   .object({

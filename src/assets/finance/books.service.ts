@@ -98,7 +98,7 @@ export async function createBook(ctx: RequestCtx, input: z.output<typeof CreateB
 
 export async function listBooks(ctx: RequestCtx, q: z.output<typeof ListBooksQuery>) {
   const filters = new FilterSet().add("state", q.state, (v) => inArray(financeBooks.state, v));
-  return listByUpdate(ctx, "GET /finance/books", financeBooks, q, filters, toBookDto);
+  return listByUpdate(ctx, financeBooks, q, filters, toBookDto);
 }
 
 /** Closing a book: nothing is proposed, run or posted in it any more. Its entries stay. */
@@ -148,7 +148,7 @@ export async function listPeriods(ctx: RequestCtx, q: z.output<typeof ListPeriod
   const filters = new FilterSet()
     .add("bookId", q.bookId, (v) => eq(financePeriods.bookId, v))
     .add("state", q.state, (v) => inArray(financePeriods.state, v));
-  return listByUpdate(ctx, "GET /finance/periods", financePeriods, q, filters, toPeriodDto);
+  return listByUpdate(ctx, financePeriods, q, filters, toPeriodDto);
 }
 
 /** Marks the period closed (the caller has checked it may close). */

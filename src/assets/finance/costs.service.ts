@@ -171,6 +171,53 @@ function monthsBetweenDates(from: string, to: string): number {
   return Math.max(0, m);
 }
 
+type TcoExcluded = z.infer<typeof TcoAnalysis>["excluded"];
+
+/** The analysed assets: the one item, or the model's owned items (at most TCO_MAX_ASSETS). */
+async function tcoItemIds(ctx: RequestCtx, input: z.output<typeof AnalyzeTco>): Promise<string[]> {
+  if (input.itemId) return [(await requireOwnedItem(ctx, input.itemId, "/body/itemId")).id];
+  await requireModel(ctx, input.modelId!, "/body/modelId");
+  const rows = await db(ctx)
+    .select({ id: items.id })
+    .from(items)
+    .where(and(eq(items.modelId, input.modelId!), eq(items.ownership, "owned")))
+    .orderBy(asc(items.id))
+    .limit(TCO_MAX_ASSETS + 1);
+  if (rows.length > TCO_MAX_ASSETS) throw invalid("/body/modelId", `the model has more than ${TCO_MAX_ASSETS} assets; analyse them one by one`);
+  return rows.map((r) => r.id);
+}
+
+/** The book's net acquisition and addition entries of the item up to asOf, and the first one's date. */
+async function acquisitionOf(ctx: RequestCtx, bookId: string, itemId: string, asOf: string): Promise<{ acquisition: Dec; firstDate: string | undefined }> {
+  const entries = await db(ctx)
+    .select({ side: financeValueEntries.side, amount: financeValueEntries.amount, valueDate: financeValueEntries.valueDate })
+    .from(financeValueEntries)
+    .where(and(eq(financeValueEntries.bookId, bookId), eq(financeValueEntries.itemId, itemId), inArray(financeValueEntries.kind, [...CAPITAL_KINDS]), lte(financeValueEntries.valueDate, asOf)));
+  const acquisition = entries.reduce((a, e) => (e.side === "debit" ? a.plus(e.amount) : a.minus(e.amount)), new Dec(0));
+  return { acquisition, firstDate: entries.map((e) => e.valueDate).sort()[0] };
+}
+
+/** The item's completed work orders' costs in the currency; those in another go to `excluded`. */
+async function workOrderTotal(ctx: RequestCtx, itemId: string, currency: string, asOfEnd: string, excluded: TcoExcluded): Promise<Dec> {
+  let sum = new Dec(0);
+  for (const w of await workOrderCosts(ctx, itemId, asOfEnd)) {
+    if (w.currency === currency) sum = sum.plus(w.amount);
+    else excluded.push({ itemId, source: "work_order", id: w.id, currency: w.currency });
+  }
+  return sum;
+}
+
+/** The item's lifecycle costs up to asOf in the currency; those in another go to `excluded`. */
+async function lifecycleTotal(ctx: RequestCtx, itemId: string, currency: string, asOf: string, excluded: TcoExcluded): Promise<Dec> {
+  let sum = new Dec(0);
+  const costs = await db(ctx).select().from(financeLifecycleCosts).where(and(eq(financeLifecycleCosts.itemId, itemId), lte(financeLifecycleCosts.incurredOn, asOf)));
+  for (const c of costs) {
+    if (c.currency === currency) sum = sum.plus(c.amount);
+    else excluded.push({ itemId, source: "lifecycle_cost", id: c.id, currency: c.currency });
+  }
+  return sum;
+}
+
 /**
  * total = acquisition + work orders + lifecycle costs − disposal proceeds, per
  * asset and in total, in the book's currency up to `asOf`. Acquisition is the
@@ -185,46 +232,19 @@ export async function analyzeTco(ctx: RequestCtx, input: z.output<typeof Analyze
   const book = await requireBook(ctx, input.bookId, "/body/bookId");
   const currency = book.functionalCurrency;
   const digits = minorUnits(currency);
-  let itemIds: string[];
-  if (input.itemId) {
-    itemIds = [(await requireOwnedItem(ctx, input.itemId, "/body/itemId")).id];
-  } else {
-    await requireModel(ctx, input.modelId!, "/body/modelId");
-    const rows = await db(ctx)
-      .select({ id: items.id })
-      .from(items)
-      .where(and(eq(items.modelId, input.modelId!), eq(items.ownership, "owned")))
-      .orderBy(asc(items.id))
-      .limit(TCO_MAX_ASSETS + 1);
-    if (rows.length > TCO_MAX_ASSETS) throw invalid("/body/modelId", `the model has more than ${TCO_MAX_ASSETS} assets; analyse them one by one`);
-    itemIds = rows.map((r) => r.id);
-  }
-  const excluded: z.infer<typeof TcoAnalysis>["excluded"] = [];
+  const itemIds = await tcoItemIds(ctx, input);
+  const excluded: TcoExcluded = [];
   const disposals = await disposalsOf(ctx, book.id, itemIds);
   const zero = () => new Dec(0);
   const totals = { acquisition: zero(), workOrders: zero(), lifecycleCosts: zero(), disposalProceeds: zero(), total: zero() };
   const money = (d: Dec) => ({ amount: fixed(d, digits), currency });
   const assets = [];
   for (const itemId of itemIds) {
-    const entries = await db(ctx)
-      .select({ side: financeValueEntries.side, amount: financeValueEntries.amount, valueDate: financeValueEntries.valueDate })
-      .from(financeValueEntries)
-      .where(and(eq(financeValueEntries.bookId, book.id), eq(financeValueEntries.itemId, itemId), inArray(financeValueEntries.kind, [...CAPITAL_KINDS]), lte(financeValueEntries.valueDate, asOf)));
-    const acquisition = entries.reduce((a, e) => (e.side === "debit" ? a.plus(e.amount) : a.minus(e.amount)), new Dec(0));
-    let workOrders = zero();
-    for (const w of await workOrderCosts(ctx, itemId, asOfEnd)) {
-      if (w.currency === currency) workOrders = workOrders.plus(w.amount);
-      else excluded.push({ itemId, source: "work_order", id: w.id, currency: w.currency });
-    }
-    let lifecycle = zero();
-    const costs = await db(ctx).select().from(financeLifecycleCosts).where(and(eq(financeLifecycleCosts.itemId, itemId), lte(financeLifecycleCosts.incurredOn, asOf)));
-    for (const c of costs) {
-      if (c.currency === currency) lifecycle = lifecycle.plus(c.amount);
-      else excluded.push({ itemId, source: "lifecycle_cost", id: c.id, currency: c.currency });
-    }
+    const { acquisition, firstDate } = await acquisitionOf(ctx, book.id, itemId, asOf);
+    const workOrders = await workOrderTotal(ctx, itemId, currency, asOfEnd, excluded);
+    const lifecycle = await lifecycleTotal(ctx, itemId, currency, asOf, excluded);
     const proceeds = disposals.filter((d) => d.itemId === itemId && d.valueDate <= asOf).reduce((a, d) => a.plus(d.proceeds), zero());
     const total = acquisition.plus(workOrders).plus(lifecycle).minus(proceeds);
-    const firstDate = entries.map((e) => e.valueDate).sort()[0];
     const ownedMonths = firstDate ? monthsBetweenDates(firstDate, asOf) : 0;
     assets.push({
       itemId,

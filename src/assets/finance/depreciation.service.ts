@@ -12,7 +12,7 @@ import { minorUnits } from "../../platform/money/money.ts";
 import { depreciationDefaults } from "../policies/policies.service.ts";
 import { depreciationEstimates, depreciationProfiles, depreciationRuns, financeValueEntries, type RunSkip } from "./finance.tables.ts";
 import { breachFigures, depreciationFloor, floorBreach, loadTimeline } from "./carrying.ts";
-import { assertBookActive, assertBookPolicyActive, findBook, requireBook, requireOpenPeriod } from "./books.service.ts";
+import { assertBookActive, assertBookPolicyActive, findBook, requireBook, requireOpenPeriod, type BookRow, type PeriodRow } from "./books.service.ts";
 import { appendEntry, requireOwnedItem, toEntryDto, type EntryRow } from "./entries.service.ts";
 import { disposedItemIds } from "./disposals.service.ts";
 import { CONVENTIONS, Dec, addMonths, fixed, lastDayOf, monthOf, monthsBetween, segmentSchedule, type Basis, type Convention, type Method } from "./schedule.ts";
@@ -260,7 +260,6 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
     assertBookActive(book);
     await assertBookPolicyActive(ctx, book);
     const period = await requireOpenPeriod(ctx, book, periodId, "/body/periodId");
-    const lastMonth = monthOf(period.endsOn);
     const digits = minorUnits(book.functionalCurrency);
     const profiles = await db(ctx).select().from(depreciationProfiles).where(eq(depreciationProfiles.bookId, book.id)).orderBy(asc(depreciationProfiles.id));
     const posted: EntryRow[] = [];
@@ -272,50 +271,7 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
       if (disposed.has(profile.itemId)) continue;
       // A replaced component was derecognised: its months not yet posted are never posted.
       if (profile.replacedOn !== null) continue;
-      const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, profile.id)).orderBy(asc(depreciationEstimates.seq));
-      const due = scheduleRows(profile, estimates).filter((r) => (profile.postedThrough === null || r.month > profile.postedThrough) && r.month <= lastMonth);
-      if (due.length === 0) continue;
-      // The same question appendEntry asks, answered ahead so the run skips instead of failing.
-      const timeline = await loadTimeline(ctx, book.id, profile.itemId);
-      const floor = await depreciationFloor(ctx, book.id, profile.itemId);
-      let through: string | null = null;
-      for (const r of due) {
-        if (r.amount.isZero()) {
-          through = r.month;
-          continue;
-        }
-        const end = lastDayOf(r.month);
-        const valueDate = end < period.startsOn ? period.startsOn : end > period.endsOn ? period.endsOn : end;
-        const amount = new Dec(fixed(r.amount, digits));
-        const breach = floorBreach(timeline, { bookId: book.id, itemId: profile.itemId, currency: book.functionalCurrency, valueDate, amount, floor, floorBasis: "residual_value" });
-        if (breach) {
-          skipped.push({ itemId: profile.itemId, profileId: profile.id, month: r.month, code: "carrying_amount_below_floor", ...breachFigures(breach) });
-          break;
-        }
-        posted.push(
-          await appendEntry(ctx, {
-            bookId: book.id,
-            periodId: period.id,
-            itemId: profile.itemId,
-            kind: "depreciation",
-            side: "credit",
-            amount: fixed(amount, digits),
-            currency: book.functionalCurrency,
-            valueDate,
-            description: `depreciation ${r.month}`,
-            policyId: book.policyId,
-            workflowCaseId: null,
-            profileId: profile.id,
-            scheduleMonth: r.month,
-            reversesEntryId: null,
-            reason: null,
-          }),
-        );
-        timeline.add(valueDate, amount.neg());
-        total = total.plus(amount);
-        through = r.month;
-      }
-      if (through !== null) await saveVersion(writer(ctx), depreciationProfiles, profile, { postedThrough: through }, ctx.nowIso);
+      total = total.plus(await postDueMonths(ctx, book, period, profile, posted, skipped));
     }
     const run = {
       id: ctx.deps.newId(),
@@ -331,6 +287,62 @@ export async function runDepreciation(ctx: RequestCtx, bookId: string, periodId:
     await writer(ctx).insert(depreciationRuns).values(run);
     return runDto(ctx, run);
   });
+}
+
+/**
+ * Posts the profile's months due by the period's end, in order, until one would
+ * breach the floor (reported in `skipped`); moves its postedThrough. Returns the
+ * amount posted.
+ */
+async function postDueMonths(ctx: TenantCtx, book: BookRow, period: PeriodRow, profile: ProfileRow, posted: EntryRow[], skipped: RunSkip[]): Promise<Dec> {
+  const digits = minorUnits(book.functionalCurrency);
+  const estimates = await db(ctx).select().from(depreciationEstimates).where(eq(depreciationEstimates.profileId, profile.id)).orderBy(asc(depreciationEstimates.seq));
+  const lastMonth = monthOf(period.endsOn);
+  const due = scheduleRows(profile, estimates).filter((r) => (profile.postedThrough === null || r.month > profile.postedThrough) && r.month <= lastMonth);
+  let total = new Dec(0);
+  if (due.length === 0) return total;
+  // The same question appendEntry asks, answered ahead so the run skips instead of failing.
+  const timeline = await loadTimeline(ctx, book.id, profile.itemId);
+  const floor = await depreciationFloor(ctx, book.id, profile.itemId);
+  let through: string | null = null;
+  for (const r of due) {
+    if (r.amount.isZero()) {
+      through = r.month;
+      continue;
+    }
+    const end = lastDayOf(r.month);
+    const valueDate = end < period.startsOn ? period.startsOn : end > period.endsOn ? period.endsOn : end;
+    const amount = new Dec(fixed(r.amount, digits));
+    const breach = floorBreach(timeline, { bookId: book.id, itemId: profile.itemId, currency: book.functionalCurrency, valueDate, amount, floor, floorBasis: "residual_value" });
+    if (breach) {
+      skipped.push({ itemId: profile.itemId, profileId: profile.id, month: r.month, code: "carrying_amount_below_floor", ...breachFigures(breach) });
+      break;
+    }
+    posted.push(
+      await appendEntry(ctx, {
+        bookId: book.id,
+        periodId: period.id,
+        itemId: profile.itemId,
+        kind: "depreciation",
+        side: "credit",
+        amount: fixed(amount, digits),
+        currency: book.functionalCurrency,
+        valueDate,
+        description: `depreciation ${r.month}`,
+        policyId: book.policyId,
+        workflowCaseId: null,
+        profileId: profile.id,
+        scheduleMonth: r.month,
+        reversesEntryId: null,
+        reason: null,
+      }),
+    );
+    timeline.add(valueDate, amount.neg());
+    total = total.plus(amount);
+    through = r.month;
+  }
+  if (through !== null) await saveVersion(writer(ctx), depreciationProfiles, profile, { postedThrough: through }, ctx.nowIso);
+  return total;
 }
 
 /** Whether the book's depreciation for the period has been run (a close needs it). */

@@ -63,15 +63,13 @@ export async function computeRollforward(ctx: RequestCtx, book: BookRow, asOf: s
   return { book, openingDate, perItem, totals };
 }
 
-const ROLLFORWARD_ROUTE = "GET /finance/rollforward";
-
 export async function rollforward(ctx: RequestCtx, q: z.output<typeof RollforwardQuery>): Promise<z.infer<typeof Rollforward>> {
   const book = await findBook(ctx, q.bookId);
   if (!book) throw notFound("book");
   if (q.currency !== book.functionalCurrency) throw invalid("/query/currency", `the book keeps ${book.functionalCurrency}`);
   // The shared signed cursor (contract §7), bound to this route and filter; the position is the last asset id.
   const binding = { bookId: book.id, currency: q.currency, asOf: q.asOf };
-  const after = q.cursor ? decodeCursor(ctx, ROLLFORWARD_ROUTE, binding, q.cursor).i : "";
+  const after = q.cursor ? decodeCursor(ctx, binding, q.cursor).i : "";
   const data = await computeRollforward(ctx, book, q.asOf);
   const digits = minorUnits(book.functionalCurrency);
   const money = (d: D) => ({ amount: fixed(d, digits), currency: book.functionalCurrency });
@@ -85,6 +83,6 @@ export async function rollforward(ctx: RequestCtx, q: z.output<typeof Rollforwar
     items: page.map((itemId) => ({ itemId, ...shape(data.perItem.get(itemId)!) })),
     totals: shape(data.totals),
     assetCount: data.perItem.size,
-    nextCursor: ids.length > page.length ? encodeCursor(ctx, ROLLFORWARD_ROUTE, binding, { t: q.asOf, i: page[page.length - 1]! }) : null,
+    nextCursor: ids.length > page.length ? encodeCursor(ctx, binding, { t: q.asOf, i: page[page.length - 1]! }) : null,
   };
 }

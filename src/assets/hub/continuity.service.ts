@@ -6,10 +6,10 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent } from "../../platform/db/history.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
-import { continuityRuns, type ChecklistEntry } from "./hub.tables.ts";
+import { continuityRuns, hubRecordEvents, type ChecklistEntry } from "./hub.tables.ts";
 import { assertRunInProgress } from "./hub.states.ts";
-import { addRecordEvent } from "./record-events.ts";
 import type { CompleteContinuityRun, ContinuityRunDto, CreateContinuityRun } from "./continuity.schemas.ts";
 
 export type ContinuityRunRow = typeof continuityRuns.$inferSelect;
@@ -46,7 +46,7 @@ export async function createContinuityRun(ctx: RequestCtx, input: z.output<typeo
       completedBy: null,
     };
     await insertRow(writer(ctx), continuityRuns, row);
-    await addRecordEvent(ctx, "continuity", row.id, "started", null, { checklistItems: row.checklist.length });
+    await appendEvent(ctx, hubRecordEvents, row.id, "started", null, { checklistItems: row.checklist.length }, { recordType: "continuity" });
     return toContinuityRunDto(row);
   });
 }
@@ -83,7 +83,7 @@ export async function completeContinuityRun(ctx: RequestCtx, id: string, input: 
       { status: "completed", outcome: input.outcome, checklist, notes: input.notes || null, completedAt: ctx.nowIso, completedBy: ctx.actorId },
       ctx.nowIso,
     );
-    await addRecordEvent(ctx, "continuity", id, "completed", input.notes || null, { outcome: input.outcome });
+    await appendEvent(ctx, hubRecordEvents, id, "completed", input.notes || null, { outcome: input.outcome }, { recordType: "continuity" });
     return toContinuityRunDto(next);
   });
 }

@@ -7,11 +7,11 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent } from "../../platform/db/history.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import { requireLocation } from "../locations/locations.service.ts";
-import { dockAppointments } from "./hub.tables.ts";
+import { dockAppointments, hubRecordEvents } from "./hub.tables.ts";
 import { assertAppointmentMove } from "./hub.states.ts";
-import { addRecordEvent } from "./record-events.ts";
 import type { CreateDockAppointment, DockAppointmentDto, TransitionDockAppointment } from "./dock.schemas.ts";
 
 export type DockAppointmentRow = typeof dockAppointments.$inferSelect;
@@ -59,7 +59,7 @@ export async function createDockAppointment(ctx: RequestCtx, input: z.output<typ
       closedAt: null,
     };
     await insertRow(writer(ctx), dockAppointments, row);
-    await addRecordEvent(ctx, "appointment", row.id, "scheduled", null, { scheduledAt: row.scheduledAt, kind: row.kind });
+    await appendEvent(ctx, hubRecordEvents, row.id, "scheduled", null, { scheduledAt: row.scheduledAt, kind: row.kind }, { recordType: "appointment" });
     return toDockAppointmentDto(row);
   });
 }
@@ -86,7 +86,7 @@ export async function transitionDockAppointment(ctx: RequestCtx, id: string, inp
     const stamp: Partial<DockAppointmentRow> =
       input.to === "arrived" ? { arrivedAt: ctx.nowIso } : input.to === "loading" || input.to === "unloading" ? { startedAt: ctx.nowIso } : { closedAt: ctx.nowIso };
     const next = await saveVersion(writer(ctx), dockAppointments, row, { status: input.to, ...stamp }, ctx.nowIso);
-    await addRecordEvent(ctx, "appointment", id, input.to, input.reason || null, { fromState: row.status, toState: input.to });
+    await appendEvent(ctx, hubRecordEvents, id, input.to, input.reason || null, { fromState: row.status, toState: input.to }, { recordType: "appointment" });
     return toDockAppointmentDto(next);
   });
 }

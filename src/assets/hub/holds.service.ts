@@ -8,13 +8,13 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent } from "../../platform/db/history.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import { changeItem, findItem, requireItem } from "../kernel/items.ts";
 import { clearBlock, setBlock } from "../kernel/blocks.ts";
 import { recordMovement } from "../kernel/movements.ts";
-import { qualityHolds } from "./hub.tables.ts";
+import { hubRecordEvents, qualityHolds } from "./hub.tables.ts";
 import { assertHoldActive } from "./hub.states.ts";
-import { addRecordEvent } from "./record-events.ts";
 import type { CreateQualityHold, QualityHoldDto, ResolveQualityHold } from "./holds.schemas.ts";
 
 export type QualityHoldRow = typeof qualityHolds.$inferSelect;
@@ -80,7 +80,7 @@ export async function createQualityHold(ctx: RequestCtx, input: z.output<typeof 
         data: { holdId: row.id, holdKind: input.kind },
       });
     }
-    await addRecordEvent(ctx, "hold", row.id, "placed", input.reason, { itemIds: input.itemIds, kind: input.kind });
+    await appendEvent(ctx, hubRecordEvents, row.id, "placed", input.reason, { itemIds: input.itemIds, kind: input.kind }, { recordType: "hold" });
     return toQualityHoldDto(row);
   });
 }
@@ -116,7 +116,7 @@ export async function resolveQualityHold(ctx: RequestCtx, id: string, input: z.o
         data: { holdId: row.id, resolution: input.resolution },
       });
     }
-    await addRecordEvent(ctx, "hold", id, "resolved", note, { resolution: input.resolution });
+    await appendEvent(ctx, hubRecordEvents, id, "resolved", note, { resolution: input.resolution }, { recordType: "hold" });
     return toQualityHoldDto(next);
   });
 }

@@ -4,11 +4,14 @@
 // through the kernel (item_blocks), tasks name them in their lines.
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { locations } from "../locations/locations.tables.ts";
 import { catalogModels } from "../catalogue/catalogue.tables.ts";
 
 export const HUB_TASK_TYPES = ["receiving", "putaway", "picking", "packing", "replenishment", "quality", "dock", "continuity"] as const;
 export const HUB_TASK_STATES = ["open", "assigned", "in_progress", "completed", "cancelled"] as const;
+/** The steps a task's history records (hub_task_events.kind). */
+export const HUB_TASK_EVENT_KINDS = ["created", "assigned", "started", "completed", "cancelled"] as const;
 export const DOCK_APPOINTMENT_KINDS = ["inbound", "outbound"] as const;
 export const DOCK_APPOINTMENT_STATES = ["scheduled", "arrived", "loading", "unloading", "completed", "cancelled", "no_show"] as const;
 export const QUALITY_HOLD_KINDS = ["inspection", "damage", "recall", "documentation", "other"] as const;
@@ -77,20 +80,10 @@ export const hubTasks = sqliteTable(
 );
 
 /** Every step of a task (created, assigned, started, completed, cancelled): who, when, why. */
-export const hubTaskEvents = sqliteTable(
+export const hubTaskEvents = eventLogTable(
   "hub_task_events",
-  {
-    id: text("id").primaryKey(),
-    taskId: text("task_id")
-      .notNull()
-      .references(() => hubTasks.id),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [index("hub_task_events_task_idx").on(t.taskId, t.recordedAt, t.id)],
+  { taskId: text("task_id").notNull().references(() => hubTasks.id) },
+  { index: "hub_task_events_task_idx", kinds: HUB_TASK_EVENT_KINDS },
 );
 
 /** A carrier's slot at a dock. shipmentId is a reference only: the hub reads no transit table. */
@@ -204,17 +197,11 @@ export const continuityRuns = sqliteTable(
 );
 
 /** The history of the companion records (appointments, holds, rules, continuity runs): who, when, why. */
-export const hubRecordEvents = sqliteTable(
+export const hubRecordEvents = eventLogTable(
   "hub_record_events",
+  { recordId: text("record_id").notNull() },
   {
-    id: text("id").primaryKey(),
-    recordId: text("record_id").notNull(),
-    recordType: text("record_type", { enum: ["appointment", "hold", "rule", "continuity"] }).notNull(),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    index: "hub_record_events_record_idx",
+    columns: { recordType: text("record_type", { enum: ["appointment", "hold", "rule", "continuity"] }).notNull() },
   },
-  (t) => [index("hub_record_events_record_idx").on(t.recordId, t.recordedAt, t.id)],
 );

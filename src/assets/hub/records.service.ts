@@ -6,14 +6,14 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { readSnapshot } from "../../platform/db/transactions.ts";
+import { historyOf, toEventDto } from "../../platform/db/history.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
-import { continuityRuns, dockAppointments, qualityHolds, replenishmentRules } from "./hub.tables.ts";
+import { continuityRuns, dockAppointments, hubRecordEvents, qualityHolds, replenishmentRules } from "./hub.tables.ts";
 import { toDockAppointmentDto, type DockAppointmentRow } from "./dock.service.ts";
 import { toQualityHoldDto, type QualityHoldRow } from "./holds.service.ts";
 import { toReplenishmentRuleDto, type ReplenishmentRuleRow } from "./replenishment.service.ts";
 import { toContinuityRunDto, type ContinuityRunRow } from "./continuity.service.ts";
 import { prefixOf } from "./tasks.service.ts";
-import { recordEventsQuery, toRecordEventDto } from "./record-events.ts";
 import { RULE_STATES, type HubRecordDto, type ListHubRecordsQuery } from "./records.schemas.ts";
 
 export function appointmentRecord(r: DockAppointmentRow): HubRecordDto {
@@ -60,14 +60,14 @@ async function pageOf<Row extends { id: string }>(
   const { items: records, ...page } = await paginate(
     ctx,
     {
-      route: "GET /hub/records",
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: source.ts,
       orderId: source.table.id,
       where: filters.where(),
-      page: (qr, where, orderBy, limit) => qr.select().from(source.table as typeof dockAppointments).where(where).orderBy(...orderBy).limit(limit) as unknown as PromiseLike<Row[]>,
+      // Drizzle takes one table type: the source's table stands as one, and its rows are Row.
+      page: (qr, where, orderBy, limit) => qr.select().from(source.table as typeof dockAppointments).where(where).orderBy(...orderBy).limit(limit) as PromiseLike<Row[]>,
       count: (qr, where) => qr.select({ n: count() }).from(source.table as typeof dockAppointments).where(where),
       position: (r) => ({ t: source.tsOf(r), i: r.id }),
     },
@@ -120,7 +120,7 @@ export async function getHubRecord(ctx: RequestCtx, id: string) {
     q.select().from(qualityHolds).where(eq(qualityHolds.id, id)),
     q.select().from(replenishmentRules).where(eq(replenishmentRules.id, id)),
     q.select().from(continuityRuns).where(eq(continuityRuns.id, id)),
-    recordEventsQuery(q, id),
+    historyOf(q, hubRecordEvents, id),
   ] as const);
   const record = appointments[0]
     ? appointmentRecord(appointments[0])
@@ -132,5 +132,5 @@ export async function getHubRecord(ctx: RequestCtx, id: string) {
           ? continuityRecord(runs[0])
           : undefined;
   if (!record) throw notFound("hub record");
-  return { ...record, events: events.map(toRecordEventDto) };
+  return { ...record, events: events.map((e) => toEventDto(e)) };
 }

@@ -10,12 +10,12 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { loadOr404 } from "../../platform/db/records.ts";
+import { appendEvent } from "../../platform/db/history.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { requireLocation } from "../locations/locations.service.ts";
 import { requireModel } from "../catalogue/catalogue.service.ts";
 import { items } from "../kernel/kernel.tables.ts";
-import { replenishmentRules } from "./hub.tables.ts";
-import { addRecordEvent } from "./record-events.ts";
+import { hubRecordEvents, replenishmentRules } from "./hub.tables.ts";
 import { insertTask, openTaskOfRule, toHubTaskDto } from "./tasks.service.ts";
 import type { CreateReplenishmentRule, ReplenishmentEvaluationDto, ReplenishmentRuleDto } from "./replenishment.schemas.ts";
 
@@ -59,7 +59,7 @@ export async function createReplenishmentRule(ctx: RequestCtx, input: z.output<t
       label: input.label ?? null,
     };
     await insertRow(writer(ctx), replenishmentRules, row);
-    await addRecordEvent(ctx, "rule", row.id, "created", null, { min: row.min, max: row.max });
+    await appendEvent(ctx, hubRecordEvents, row.id, "created", null, { min: row.min, max: row.max }, { recordType: "rule" });
     return toReplenishmentRuleDto(row);
   });
 }

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
-import { HUB_TASK_STATES, HUB_TASK_TYPES } from "./hub.tables.ts";
+import { HUB_TASK_EVENT_KINDS, HUB_TASK_STATES, HUB_TASK_TYPES } from "./hub.tables.ts";
 
 export const TASK_LINES_MAX = 100;
 export const BULK_ASSIGN_MAX = 100;
@@ -53,8 +53,6 @@ export const HubTask = z
   })
   .openapi("HubTask");
 export type HubTaskDto = z.infer<typeof HubTask>;
-
-export const HUB_TASK_EVENT_KINDS = ["created", "assigned", "started", "completed", "cancelled"] as const;
 
 export const HubTaskEvent = z
   .strictObject({

@@ -2,13 +2,14 @@
 // cancel. Every command runs in one transaction and writes one actor-attributed
 // hub_task_events row per task it changes; completing a putaway or picking task
 // moves the items of its item lines through the kernel in the same transaction.
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound, type FieldError } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
@@ -29,13 +30,10 @@ import type {
   CancelHubTask,
   CreateHubTask,
   HubTaskDto,
-  HubTaskEvent,
   ListHubTasksQuery,
 } from "./tasks.schemas.ts";
 
 export type HubTaskRow = typeof hubTasks.$inferSelect;
-type TaskEventRow = typeof hubTaskEvents.$inferSelect;
-type TaskEventKind = z.infer<typeof HubTaskEvent>["kind"];
 
 /** Task types whose completion moves the items of their item lines to the target location. */
 const MOVING_TYPES = new Set<HubTaskRow["taskType"]>(["putaway", "picking"]);
@@ -64,10 +62,6 @@ export function toHubTaskDto(r: HubTaskRow): HubTaskDto {
   };
 }
 
-function toTaskEventDto(r: TaskEventRow) {
-  return { id: r.id, kind: r.kind as TaskEventKind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
-}
-
 /** Case-insensitive prefix range of a lower()-indexed column (served by its expression index). */
 export function prefixOf(column: SQL, text: string): SQL {
   return sql`(lower(${column}) >= lower(${text}) AND lower(${column}) < lower(${text}) || char(1114111))`;
@@ -80,7 +74,7 @@ export async function listHubTasks(ctx: RequestCtx, q: ListHubTasksQuery) {
     .add("q", q.q, (v) => prefixOf(sql`${hubTasks.title}`, v))
     .add("status", q.status, (v) => inArray(hubTasks.status, v))
     .add("taskType", q.taskType, (v) => inArray(hubTasks.taskType, v));
-  const { items: tasks, ...page } = await listByUpdate(ctx, "GET /hub/tasks", hubTasks, q, filters, toHubTaskDto);
+  const { items: tasks, ...page } = await listByUpdate(ctx, hubTasks, q, filters, toHubTaskDto);
   // Contract §7: this list's property is `tasks`.
   return { tasks, ...page };
 }
@@ -88,18 +82,14 @@ export async function listHubTasks(ctx: RequestCtx, q: ListHubTasksQuery) {
 export async function getHubTask(ctx: RequestCtx, id: string) {
   const [rows, events] = await readSnapshot(ctx, (q) => [
     q.select().from(hubTasks).where(eq(hubTasks.id, id)),
-    q.select().from(hubTaskEvents).where(eq(hubTaskEvents.taskId, id)).orderBy(desc(hubTaskEvents.recordedAt), desc(hubTaskEvents.id)),
+    historyOf(q, hubTaskEvents, id),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("hub task");
-  return { ...toHubTaskDto(row), events: events.map(toTaskEventDto) };
+  return { ...toHubTaskDto(row), events: events.map((e) => toEventDto(e)) };
 }
 
 // ---------------------------------------------------------------- shared steps
-
-async function addTaskEvent(ctx: TenantCtx, taskId: string, kind: TaskEventKind, reason: string | null, data: Record<string, unknown>): Promise<void> {
-  await insertRow(writer(ctx), hubTaskEvents, { id: ctx.deps.newId(), taskId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
-}
 
 export type NewTask = Pick<HubTaskRow, "taskType" | "title" | "urgent" | "dueAt" | "locationId" | "targetLocationId" | "lines" | "replenishmentRuleId">;
 
@@ -116,7 +106,7 @@ export async function insertTask(ctx: TenantCtx, fields: NewTask): Promise<HubTa
     cancelledAt: null,
   };
   await insertRow(writer(ctx), hubTasks, row);
-  await addTaskEvent(ctx, row.id, "created", null, { taskType: row.taskType, replenishmentRuleId: row.replenishmentRuleId });
+  await appendEvent(ctx, hubTaskEvents, row.id, "created", null, { taskType: row.taskType, replenishmentRuleId: row.replenishmentRuleId });
   return row;
 }
 
@@ -145,7 +135,7 @@ async function applyAssignment(ctx: TenantCtx, row: HubTaskRow, assigneeUserId: 
     { status: row.status === "open" ? "assigned" : row.status, assigneeUserId, assignedAt: ctx.nowIso },
     ctx.nowIso,
   );
-  await addTaskEvent(ctx, row.id, "assigned", reason, { assigneeUserId, previousAssigneeUserId: row.assigneeUserId, fromState: row.status, toState: next.status });
+  await appendEvent(ctx, hubTaskEvents, row.id, "assigned", reason, { assigneeUserId, previousAssigneeUserId: row.assigneeUserId, fromState: row.status, toState: next.status });
   return next;
 }
 
@@ -279,7 +269,7 @@ export async function advanceHubTask(ctx: RequestCtx, id: string, input: z.outpu
     const next = await saveVersion(writer(ctx), hubTasks, row, { status: to, ...stamp }, ctx.nowIso);
     let moved = 0;
     if (to === "completed" && MOVING_TYPES.has(row.taskType)) moved = await moveTaskItems(ctx, row, reason);
-    await addTaskEvent(ctx, id, to === "completed" ? "completed" : "started", reason, { fromState: row.status, toState: to, ...(to === "completed" ? { itemsMoved: moved } : {}) });
+    await appendEvent(ctx, hubTaskEvents, id, to === "completed" ? "completed" : "started", reason, { fromState: row.status, toState: to, ...(to === "completed" ? { itemsMoved: moved } : {}) });
     return toHubTaskDto(next);
   });
 }
@@ -291,7 +281,7 @@ export async function cancelHubTask(ctx: RequestCtx, id: string, input: z.output
     assertVersion("hub task", row, input.expectedVersion);
     assertTaskMove(row.status, "cancelled", "cancel");
     const next = await saveVersion(writer(ctx), hubTasks, row, { status: "cancelled", cancelledAt: ctx.nowIso }, ctx.nowIso);
-    await addTaskEvent(ctx, id, "cancelled", input.reason || null, { fromState: row.status });
+    await appendEvent(ctx, hubTaskEvents, id, "cancelled", input.reason || null, { fromState: row.status });
     return toHubTaskDto(next);
   });
 }

@@ -130,10 +130,70 @@ const textSchemas = new Map<number, ReturnType<typeof freeText>>();
 const textSchema = (max: number) => textSchemas.get(max) ?? textSchemas.set(max, freeText(max)).get(max)!;
 
 function normaliseRow(n: number, cells: string[], columns: Column[], o: RowOptions): RowOutcome {
+  const row = rowReader(n, cells, columns, o);
+  const { raw, fail, get, text } = row;
+  const name = text("name");
+  const location = text("location");
+  if (!raw.name) fail("name", null, "required");
+  if (!raw.location) fail("location", null, "required");
+  const ownership = get("ownership", (s) => parseEnum(s, OWNERSHIPS, OWNERSHIP_SYNONYMS)) ?? "owned";
+  const ownerParty = text("ownerParty");
+  if (ownership === "external" && !raw.ownerParty) fail("ownerParty", null, "required when ownership is external");
+  if (ownership === "owned" && raw.ownerParty) fail("ownerParty", raw.ownerParty.column, "an operator-owned item has no owner party");
+  const tracking = get("tracking", (s) => parseEnum(s, TRACKINGS, TRACKING_SYNONYMS)) ?? o.defaults?.tracking ?? "serialised";
+  const { quantity, skipped } = quantityOf(row, tracking);
+  const currency = (raw.currency ? raw.currency.value.toUpperCase() : null) ?? o.currency;
+  const acquisitionCost = get("acquisitionCost", (s) => (currency ? moneyOf(s, currency) : { ok: false, message: "no currency: add a currency column or send `currency`" }));
+  const acquiredOn = get("acquiredOn", (s) => {
+    const r = row.date(s);
+    return r.ok && r.value > o.today ? { ok: false, message: `${r.value} is in the future` } : r;
+  });
+  const attributes = attributesOf(row, currency);
+  // The commit adds the supplier's party id as an attribute: count it now.
+  for (const issue of attributeIssues(raw.supplier ? { ...attributes, supplierPartyId: "" } : attributes)) fail(`attributes${issue.path.length ? `.${String(issue.path[0])}` : ""}`, null, issue.message);
+
+  const asset: ImportAssetDto = {
+    name,
+    location,
+    ownership,
+    ownerParty,
+    supplier: text("supplier"),
+    category: text("category"),
+    model: text("model"),
+    manufacturer: text("manufacturer"),
+    modelNumber: text("modelNumber"),
+    tracking,
+    quantity,
+    serialNumber: text("serialNumber"),
+    condition: get("condition", (s) => parseEnum(s, CONDITIONS)) ?? "good",
+    acquisitionCost,
+    acquiredOn,
+    attributes,
+  };
+  return { asset, errors: row.errors, skipped, ambiguousDate: row.ambiguousDate() };
+}
+
+type AttributeCell = { key: string; type: string; value: string; column: string };
+
+/** One data row's cells by target, and readers that parse a cell and record its error on the row. */
+interface RowReader {
+  errors: Issue[];
+  raw: Partial<Record<ImportField, { value: string; column: string }>>;
+  attributeCells: AttributeCell[];
+  /** Columns whose cell broke the text rule: already an error, not parsed further. */
+  refused: Set<string>;
+  fail(field: string, column: string | null, message: string): void;
+  get<T>(field: ImportField, parse: (s: string) => Parsed<T>): T | null;
+  text(field: ImportField): string | null;
+  date(s: string): Parsed<string>;
+  /** The first date read whose day/month order was a guess, as `raw → read`. */
+  ambiguousDate(): string | undefined;
+}
+
+function rowReader(n: number, cells: string[], columns: Column[], o: RowOptions): RowReader {
   const errors: Issue[] = [];
-  const raw: Partial<Record<ImportField, { value: string; column: string }>> = {};
-  const attributes: Record<string, unknown> = {};
-  const attributeCells: Array<{ key: string; type: string; value: string; column: string }> = [];
+  const raw: RowReader["raw"] = {};
+  const attributeCells: AttributeCell[] = [];
   const refused = new Set<string>();
   for (const c of columns) {
     const value = (cells[c.position - 1] ?? "").trim();
@@ -147,7 +207,9 @@ function normaliseRow(n: number, cells: string[], columns: Column[], o: RowOptio
     if (c.target.kind === "field") raw[c.target.field] ??= { value, column: c.column };
     else attributeCells.push({ key: c.target.key, type: c.target.type, value, column: c.column });
   }
-  const fail = (field: string, column: string | null, message: string) => errors.push({ row: n, column, field, message });
+  const fail = (field: string, column: string | null, message: string) => {
+    errors.push({ row: n, column, field, message });
+  };
   const get = <T,>(field: ImportField, parse: (s: string) => Parsed<T>): T | null => {
     const cell = raw[field];
     if (!cell || refused.has(cell.column)) return null;
@@ -170,78 +232,54 @@ function normaliseRow(n: number, cells: string[], columns: Column[], o: RowOptio
       const r = textSchema(TEXT_MAX[field] ?? 200).safeParse(s.replace(/[ \t\r\n]+/g, " "));
       return r.success ? { ok: true, value: r.data } : { ok: false, message: r.error.issues[0]?.message ?? "invalid text" };
     });
+  return { errors, raw, attributeCells, refused, fail, get, text, date, ambiguousDate: () => ambiguousDate };
+}
 
-  const name = text("name");
-  const location = text("location");
-  if (!raw.name) fail("name", null, "required");
-  if (!raw.location) fail("location", null, "required");
-  const ownership = get("ownership", (s) => parseEnum(s, OWNERSHIPS, OWNERSHIP_SYNONYMS)) ?? "owned";
-  const ownerParty = text("ownerParty");
-  if (ownership === "external" && !raw.ownerParty) fail("ownerParty", null, "required when ownership is external");
-  if (ownership === "owned" && raw.ownerParty) fail("ownerParty", raw.ownerParty.column, "an operator-owned item has no owner party");
-  const tracking = get("tracking", (s) => parseEnum(s, TRACKINGS, TRACKING_SYNONYMS)) ?? o.defaults?.tracking ?? "serialised";
-  let quantity = get("quantity", (s) => parseInteger(s, 0, QUANTITY_MAX));
+/** A quantity-tracked row needs its quantity (0 skips the row); a serialised one is 1. */
+function quantityOf(row: RowReader, tracking: (typeof TRACKINGS)[number]): { quantity: number | null; skipped?: string } {
+  let quantity = row.get("quantity", (s) => parseInteger(s, 0, QUANTITY_MAX));
   let skipped: string | undefined;
   if (tracking === "quantity") {
-    if (!raw.quantity) fail("quantity", null, "required for quantity tracking");
+    if (!row.raw.quantity) row.fail("quantity", null, "required for quantity tracking");
     else if (quantity === 0) skipped = "quantity 0: nothing on hand, no item is created";
   } else if (quantity !== null && quantity !== 1) {
-    fail("quantity", raw.quantity!.column, "a serialised item has quantity 1");
+    row.fail("quantity", row.raw.quantity!.column, "a serialised item has quantity 1");
   } else quantity = 1;
-  const currency = (raw.currency ? raw.currency.value.toUpperCase() : null) ?? o.currency;
-  const acquisitionCost = get("acquisitionCost", (s) => {
-    if (!currency) return { ok: false, message: "no currency: add a currency column or send `currency`" };
-    const r = parseAmount(s, currency);
-    return r.ok ? { ok: true, value: { amount: r.value, currency } } : r;
-  });
-  const acquiredOn = get("acquiredOn", (s) => {
-    const r = date(s);
-    return r.ok && r.value > o.today ? { ok: false, message: `${r.value} is in the future` } : r;
-  });
-  for (const a of attributeCells) {
-    if (refused.has(a.column)) continue;
-    const r: Parsed<unknown> =
-      a.type === "date"
-        ? date(a.value)
-        : a.type === "amount"
-          ? currency
-            ? (() => {
-                const m = parseAmount(a.value, currency);
-                return m.ok ? { ok: true as const, value: { amount: m.value, currency } } : m;
-              })()
-            : { ok: false, message: "no currency for an amount" }
-          : a.type === "number"
-            ? parseNumber(a.value)
-            : a.type === "boolean"
-              ? parseBoolean(a.value)
-              : a.type === "list"
-                ? { ok: true, value: a.value.split(",").map((s) => s.trim()).filter(Boolean) }
-                : { ok: true, value: a.value };
-    if (r.ok) attributes[a.key] = r.value;
-    else fail(`attributes.${a.key}`, a.column, r.message);
-  }
-  // The commit adds the supplier's party id as an attribute: count it now.
-  for (const issue of attributeIssues(raw.supplier ? { ...attributes, supplierPartyId: "" } : attributes)) fail(`attributes${issue.path.length ? `.${String(issue.path[0])}` : ""}`, null, issue.message);
+  return { quantity, skipped };
+}
 
-  const asset: ImportAssetDto = {
-    name,
-    location,
-    ownership,
-    ownerParty,
-    supplier: text("supplier"),
-    category: text("category"),
-    model: text("model"),
-    manufacturer: text("manufacturer"),
-    modelNumber: text("modelNumber"),
-    tracking,
-    quantity,
-    serialNumber: text("serialNumber"),
-    condition: get("condition", (s) => parseEnum(s, CONDITIONS)) ?? "good",
-    acquisitionCost,
-    acquiredOn,
-    attributes,
-  };
-  return { asset, errors, skipped, ambiguousDate };
+function moneyOf(s: string, currency: string): Parsed<{ amount: string; currency: string }> {
+  const r = parseAmount(s, currency);
+  return r.ok ? { ok: true, value: { amount: r.value, currency } } : r;
+}
+
+/** The `attributes.<key>[:type]` cells, each read by its type. */
+function attributesOf(row: RowReader, currency: string | null): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const a of row.attributeCells) {
+    if (row.refused.has(a.column)) continue;
+    const r = attributeValue(row, a, currency);
+    if (r.ok) attributes[a.key] = r.value;
+    else row.fail(`attributes.${a.key}`, a.column, r.message);
+  }
+  return attributes;
+}
+
+function attributeValue(row: RowReader, a: AttributeCell, currency: string | null): Parsed<unknown> {
+  switch (a.type) {
+    case "date":
+      return row.date(a.value);
+    case "amount":
+      return currency ? moneyOf(a.value, currency) : { ok: false, message: "no currency for an amount" };
+    case "number":
+      return parseNumber(a.value);
+    case "boolean":
+      return parseBoolean(a.value);
+    case "list":
+      return { ok: true, value: a.value.split(",").map((s) => s.trim()).filter(Boolean) };
+    default:
+      return { ok: true, value: a.value };
+  }
 }
 
 /** Day/month order from the file when neither request nor preset says: a part above 12 decides. */
@@ -359,27 +397,17 @@ async function resolveReferences(ctx: TenantCtx, outcomes: RowOutcome[], columnO
 // POST /imports/csv/validate
 
 export async function validateCsvImport(ctx: RequestCtx, input: z.output<typeof ValidateCsvImport>): Promise<ImportBatchDto> {
-  if (input.file.size > CSV_MAX_BYTES) throw new AppError("payload_too_large", `the file exceeds ${CSV_MAX_BYTES} bytes`);
-  const table = readCsv(new Uint8Array(await input.file.arrayBuffer()));
-  if (table.header.length === 0 || table.header.every((h) => h === "")) throw invalid("/body/file", "the file is empty or has no header row");
-  if (table.rows.length > CSV_MAX_ROWS) throw invalid("/body/file", `the file has ${table.rows.length} data rows; at most ${CSV_MAX_ROWS} are accepted`);
+  const table = await readUpload(input.file);
   const preset = input.preset ? PRESETS[input.preset] : undefined;
   const errors: Issue[] = [];
   const warnings: Issue[] = [];
   const columns = columnsOf(table, preset, input.mapping, errors, warnings);
 
-  const inferred = input.dateOrder || preset ? undefined : inferDateOrder(table, columns);
-  const dateOrder: DateOrder = input.dateOrder ?? preset?.dateOrder ?? inferred ?? "DMY";
-  const orderSource = input.dateOrder ? "the request" : preset ? `preset ${preset.name}` : inferred ? "the file (a day or month above 12)" : "the default";
+  const { dateOrder, orderSource } = dateOrderOf(input, preset, table, columns);
   const currency = input.currency ?? preset?.currency ?? null;
   const opts: RowOptions = { dateOrder, currency, today: ctx.nowIso.slice(0, 10), thisYear: ctx.now.getUTCFullYear(), defaults: preset?.defaults };
   const outcomes = table.rows.map((cells, i) => normaliseRow(i + 1, cells, columns, opts));
-  for (const c of table.cellIssues) {
-    const issue = { row: c.row === 0 ? null : c.row, column: c.column, field: null, message: c.message };
-    if (c.row === 0) errors.push(issue);
-    else outcomes[c.row - 1]?.errors.push(issue);
-  }
-  for (const r of table.rowIssues) outcomes[r.row - 1]?.errors.push({ row: r.row, column: null, field: null, message: r.message });
+  addFileIssues(table, outcomes, errors);
 
   const columnOf = (f: ImportField) => columns.find((c) => c.target.kind === "field" && c.target.field === f)?.column ?? null;
   const refs = await resolveReferences(ctx, outcomes, columnOf, preset?.locationKind ?? "other");
@@ -391,13 +419,7 @@ export async function validateCsvImport(ctx: RequestCtx, input: z.output<typeof 
   if (currency && !input.currency && outcomes.some((o) => o.asset.acquisitionCost)) {
     warnings.push({ row: null, column: null, field: "acquisitionCost", message: `amounts were read as ${currency} (from preset ${preset?.name}); send \`currency\` to choose another` });
   }
-  // A row's errors in the order of its columns (the whole-row ones first).
-  const positionOf = new Map(columns.map((c) => [c.column, c.position]));
-  outcomes.forEach((o, i) => {
-    o.errors.sort((x, y) => (x.column === null ? 0 : (positionOf.get(x.column) ?? 0)) - (y.column === null ? 0 : (positionOf.get(y.column) ?? 0)));
-    if (o.skipped) warnings.push({ row: i + 1, column: columnOf("quantity"), field: "quantity", message: o.skipped });
-    errors.push(...o.errors);
-  });
+  addRowIssues(outcomes, columns, columnOf("quantity"), errors, warnings);
   const skippedCount = outcomes.filter((o) => o.skipped && o.errors.length === 0).length;
   const invalidRows = outcomes.filter((o) => o.errors.length > 0).length;
   const state = errors.length === 0 ? "validated" : "invalid";
@@ -430,6 +452,48 @@ export async function validateCsvImport(ctx: RequestCtx, input: z.output<typeof 
   };
   // Counted before truncation, so the DTO can say how many there were.
   (batch.detected as Record<string, unknown>).warningCount = warnings.length;
+  await storeBatch(ctx, batch, outcomes);
+  return getImport(ctx, batch.id);
+}
+
+/** The uploaded file as a CSV table, refused when too large, empty or too long. */
+async function readUpload(file: File): Promise<CsvTable> {
+  if (file.size > CSV_MAX_BYTES) throw new AppError("payload_too_large", `the file exceeds ${CSV_MAX_BYTES} bytes`);
+  const table = readCsv(new Uint8Array(await file.arrayBuffer()));
+  if (table.header.length === 0 || table.header.every((h) => h === "")) throw invalid("/body/file", "the file is empty or has no header row");
+  if (table.rows.length > CSV_MAX_ROWS) throw invalid("/body/file", `the file has ${table.rows.length} data rows; at most ${CSV_MAX_ROWS} are accepted`);
+  return table;
+}
+
+/** The day/month order (the request's, the preset's, the file's, or DMY) and where it came from, for the warning. */
+function dateOrderOf(input: z.output<typeof ValidateCsvImport>, preset: Preset | undefined, table: CsvTable, columns: Column[]): { dateOrder: DateOrder; orderSource: string } {
+  const inferred = input.dateOrder || preset ? undefined : inferDateOrder(table, columns);
+  const dateOrder: DateOrder = input.dateOrder ?? preset?.dateOrder ?? inferred ?? "DMY";
+  const orderSource = input.dateOrder ? "the request" : preset ? `preset ${preset.name}` : inferred ? "the file (a day or month above 12)" : "the default";
+  return { dateOrder, orderSource };
+}
+
+/** What the CSV reader found wrong: a header cell's issue is the file's, a data row's is that row's. */
+function addFileIssues(table: CsvTable, outcomes: RowOutcome[], errors: Issue[]): void {
+  for (const c of table.cellIssues) {
+    const issue = { row: c.row === 0 ? null : c.row, column: c.column, field: null, message: c.message };
+    if (c.row === 0) errors.push(issue);
+    else outcomes[c.row - 1]?.errors.push(issue);
+  }
+  for (const r of table.rowIssues) outcomes[r.row - 1]?.errors.push({ row: r.row, column: null, field: null, message: r.message });
+}
+
+/** Each row's errors, in the order of its columns (the whole-row ones first), and a warning per skipped row. */
+function addRowIssues(outcomes: RowOutcome[], columns: Column[], quantityColumn: string | null, errors: Issue[], warnings: Issue[]): void {
+  const positionOf = new Map(columns.map((c) => [c.column, c.position]));
+  outcomes.forEach((o, i) => {
+    o.errors.sort((x, y) => (x.column === null ? 0 : (positionOf.get(x.column) ?? 0)) - (y.column === null ? 0 : (positionOf.get(y.column) ?? 0)));
+    if (o.skipped) warnings.push({ row: i + 1, column: quantityColumn, field: "quantity", message: o.skipped });
+    errors.push(...o.errors);
+  });
+}
+
+async function storeBatch(ctx: RequestCtx, batch: BatchRow, outcomes: RowOutcome[]): Promise<void> {
   await withTx(ctx, async (ctx) => {
     const tx = writer(ctx);
     await insertRow(tx, importBatches, batch);
@@ -438,7 +502,6 @@ export async function validateCsvImport(ctx: RequestCtx, input: z.output<typeof 
       await insertRow(tx, importRows, { batchId: batch.id, rowNumber: i + 1, status: o.errors.length ? "invalid" : o.skipped ? "skipped" : "valid", data: o.asset });
     }
   });
-  return getImport(ctx, batch.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,7 +521,7 @@ function toBatchDto(b: BatchRow, rows: Array<typeof importRows.$inferSelect>): I
     errors: b.errors as Issue[],
     warnings: b.warnings as Issue[],
     references: (b.references as StoredReference[]).map(({ kind, name, category, action, id, version, rows: count }) => ({ kind, name, category, action, id, version, rows: count })),
-    rows: rows.map((r) => ({ row: r.rowNumber, status: r.status, asset: (r.data as ImportAssetDto | null) ?? null })),
+    rows: rows.map((r) => ({ row: r.rowNumber, status: r.status, asset: r.data ?? null })),
     result: (b.result as ImportBatchDto["result"]) ?? null,
     committedAt: b.committedAt,
     committedBy: b.committedBy,
@@ -549,8 +612,8 @@ export async function commitImport(ctx: RequestCtx, id: string, opts: CommitOpti
     const rows = await tx.select().from(importRows).where(eq(importRows.batchId, id)).orderBy(asc(importRows.rowNumber));
     const itemIds: string[] = [];
     for (const r of rows) {
-      if (r.status !== "valid") continue;
-      const a = r.data as unknown as ImportAssetDto;
+      if (r.status !== "valid" || r.data === null) continue;
+      const a = r.data;
       const ref = (kind: RefKind, key: string) => ids.get(refId(kind, key));
       const supplierId = a.supplier ? ref("party", norm(a.supplier)) : undefined;
       try {

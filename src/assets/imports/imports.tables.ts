@@ -1,4 +1,5 @@
 import { sqliteTable, text, integer, primaryKey } from "drizzle-orm/sqlite-core";
+import type { ImportAssetDto } from "./imports.schemas.ts";
 
 /**
  * One uploaded CSV after its dry run: `validated` (clean, committable once),
@@ -39,7 +40,7 @@ export const importRows = sqliteTable(
       .references(() => importBatches.id),
     rowNumber: integer("row_number").notNull(),
     status: text("status", { enum: ["valid", "invalid", "skipped"] }).notNull(),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
+    data: text("data", { mode: "json" }).$type<ImportAssetDto>(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.rowNumber] })],
 );

@@ -2,6 +2,8 @@
 // its progress and where its encrypted result lives. The content key and envelope
 // header never leave the service.
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import type { EnvelopeHeader } from "../../platform/crypto/envelope.ts";
+import type { ExportEpcisQuery } from "./epcis.schemas.ts";
 
 export const interopJobs = sqliteTable(
   "interop_jobs",
@@ -9,8 +11,8 @@ export const interopJobs = sqliteTable(
     id: text("id").primaryKey(),
     format: text("format", { enum: ["epcis", "snapshot"] }).notNull(),
     state: text("state", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),
-    /** The export's parameters as requested (EPCIS window and filters). */
-    parameters: text("parameters", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The export's parameters as requested (EPCIS window and filters; empty for a snapshot). */
+    parameters: text("parameters", { mode: "json" }).$type<ExportEpcisQuery | Record<string, never>>().notNull(),
     startedAt: text("started_at"),
     finishedAt: text("finished_at"),
     /** Plain-text failure summary (no secrets, no storage details). */
@@ -18,7 +20,7 @@ export const interopJobs = sqliteTable(
     /** Content-store key of the ciphertext; internal only. */
     resultKey: text("result_key"),
     /** Envelope header (wrapped data key, IV, KEK id) of the ciphertext; internal only. */
-    resultHeader: text("result_header", { mode: "json" }).$type<Record<string, unknown>>(),
+    resultHeader: text("result_header", { mode: "json" }).$type<EnvelopeHeader>(),
     resultSha256: text("result_sha256"),
     resultBytes: integer("result_bytes"),
     /** EPCIS events or snapshot records written. */

@@ -311,6 +311,24 @@ describe("GET /interoperability/snapshot", () => {
   });
 });
 
+describe("the snapshot's records are the API's", () => {
+  test("a checkout as GET /checkouts/{id} shows it, without the response-time overdue; an item as GET /items/{id} shows it", async () => {
+    const snap = (await api.get("/interoperability/snapshot")).body;
+    const { overdue, events, ...checkout } = (await api.get(`/checkouts/${ids.checkout}`)).body;
+    expect(typeof overdue).toBe("boolean");
+    expect(events.length).toBeGreaterThan(0);
+    expect(snap.custody).toEqual([checkout]);
+
+    const item = (await api.get(`/items/${ids.desk}`)).body;
+    const asset = snap.assets.find((a: any) => a.id === ids.desk);
+    // Every field but the acquisition cost (an economic entry of its own), containerId named containerItemId.
+    const { acquisitionCost, containerId, ...rest } = item;
+    expect(acquisitionCost).toEqual({ amount: "12500.50", currency: "EUR" });
+    expect(asset).toEqual({ ...Object.fromEntries(Object.keys(asset).filter((k) => k in rest).map((k) => [k, rest[k]])), containerItemId: containerId });
+    expect(Object.keys(asset).filter((k) => !(k in rest))).toEqual(["containerItemId"]);
+  });
+});
+
 describe("the snapshot's economic entries from finance and maintenance", () => {
   const fin = { entryId: "", reversal: {} as any, workOrder: {} as any };
 

@@ -8,7 +8,7 @@ import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
-import { decryptStream, encryptStream, type EnvelopeHeader } from "../../platform/crypto/envelope.ts";
+import { decryptStream, encryptStream } from "../../platform/crypto/envelope.ts";
 import { interopJobs } from "./interop.tables.ts";
 import type { CreateInteropJob, InteropJobDto } from "./jobs.schemas.ts";
 import { checkExportBounds, exportEpcis } from "./epcis.service.ts";
@@ -45,11 +45,12 @@ export function toInteropJobDto(r: JobRow): InteropJobDto {
 
 /** POST /interoperability/jobs: checks an EPCIS window's bounds now (400), then queues. */
 export async function createInteropJob(ctx: TenantCtx, input: CreateInteropJob): Promise<InteropJobDto> {
-  let parameters: Record<string, unknown> = {};
+  let parameters: JobRow["parameters"] = {};
   if (input.format === "epcis") {
     const { format: _f, ...window } = input;
     await checkExportBounds(ctx, window, "body");
-    parameters = Object.fromEntries(Object.entries(window).filter(([, v]) => v !== undefined));
+    // Absent filters are left out (as JSON leaves them out).
+    parameters = Object.fromEntries(Object.entries(window).filter(([, v]) => v !== undefined)) as ExportEpcisQuery;
   }
   const row: JobRow = {
     ...newRecordMeta(ctx),
@@ -93,7 +94,7 @@ export async function openInteropJobResult(ctx: TenantCtx, id: string): Promise<
   }
   const blob = await ctx.deps.contentStore.get(row.resultKey);
   if (!blob) throw new AppError("internal_error", "the job's result is missing from the content store");
-  const body = decryptStream(ctx.deps.config.dataKek, row.resultHeader as unknown as EnvelopeHeader, blob, { aad: aadOf(ctx, row.id) });
+  const body = decryptStream(ctx.deps.config.dataKek, row.resultHeader, blob, { aad: aadOf(ctx, row.id) });
   return { job: toInteropJobDto(row), body };
 }
 
@@ -114,7 +115,8 @@ async function produce(ctx: TenantCtx, row: JobRow): Promise<{ stream: ReadableS
   if (row.format === "snapshot") {
     return { stream: snapshotStream(ctx, { generatedBy: row.createdBy, jobId: row.id }, () => undefined, counts), counts };
   }
-  const doc = await exportEpcis(ctx, row.parameters as unknown as ExportEpcisQuery, "body");
+  // An EPCIS job's parameters are the window it was created with (createInteropJob).
+  const doc = await exportEpcis(ctx, row.parameters as ExportEpcisQuery, "body");
   counts.records = doc.epcisBody.eventList.length;
   const bytes = new TextEncoder().encode(JSON.stringify(doc));
   const stream = new ReadableStream<Uint8Array>({
@@ -139,7 +141,7 @@ export async function runInteropJob(ctx: TenantCtx, queued: JobRow): Promise<Job
       state: "succeeded",
       finishedAt: ctx.deps.clock.now().toISOString(),
       resultKey: key,
-      resultHeader: done.header as unknown as Record<string, unknown>,
+      resultHeader: done.header,
       resultSha256: done.sha256,
       resultBytes: done.size,
       resultCount: counts.records,

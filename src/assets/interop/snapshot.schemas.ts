@@ -6,9 +6,12 @@
 // fails those tests.
 import { z } from "@hono/zod-openapi";
 import { Movement } from "../kernel/movement.schemas.ts";
+import { Item } from "../kernel/item.schemas.ts";
 import { WORK_ORDER_KINDS } from "../maintenance/maintenance.states.ts";
-import { financeValueEntries } from "../finance/finance.tables.ts";
-import { CLASSIFICATIONS, SCAN_STATES, TARGET_TYPES } from "../evidence/evidence.states.ts";
+import { Checkout } from "../custody/custody.schemas.ts";
+import { ValueEntry } from "../finance/finance.schemas.ts";
+import { CLASSIFICATIONS, SCAN_STATES } from "../../platform/stored-files/states.ts";
+import { TARGET_TYPES } from "../evidence/evidence.states.ts";
 
 /** The spec fixes the snapshot at schema version 1.0 (Versioning 3); unreleased, so 1.0 is what is published now. */
 export const SNAPSHOT_SCHEMA_VERSION = "1.0";
@@ -30,30 +33,34 @@ export const SnapshotProvenance = z
   })
   .openapi("SnapshotProvenance", { description: "Who asked for the snapshot, when, and which service release produced it." });
 
+/**
+ * An item as GET /items/{id} shows it (kernel's `Item`), without its acquisition cost
+ * (an economic entry here) and with `containerId` as `containerItemId`. Published
+ * since 1.0 with `id` without the uuid format and the four states as plain strings.
+ */
 export const SnapshotAsset = z
   .strictObject({
+    ...Item.pick({
+      id: true,
+      name: true,
+      ownership: true,
+      tracking: true,
+      quantity: true,
+      serialNumber: true,
+      condition: true,
+      qualityStatus: true,
+      lifecycle: true,
+      availability: true,
+      locationId: true,
+    }).shape,
+    containerItemId: Item.shape.containerId.openapi({ description: "The item this item is inside (kernel containment), if any." }),
+    ...Item.pick({ modelId: true, categoryId: true, ownerPartyId: true, agreementId: true, acquiredOn: true, attributes: true, version: true, createdAt: true, updatedAt: true, createdBy: true })
+      .shape,
     id: z.string(),
-    name: z.string(),
-    ownership: z.enum(["owned", "external"]),
-    tracking: z.enum(["serialised", "quantity"]),
-    quantity: z.number().int(),
-    serialNumber: z.string().nullable(),
     condition: z.string(),
     qualityStatus: z.string(),
     lifecycle: z.string(),
     availability: z.string(),
-    locationId: z.string(),
-    containerItemId: z.string().nullable().openapi({ description: "The item this item is inside (kernel containment), if any." }),
-    modelId: z.string().nullable(),
-    categoryId: z.string().nullable(),
-    ownerPartyId: z.string().nullable(),
-    agreementId: z.string().nullable(),
-    acquiredOn: z.string().nullable(),
-    attributes: z.record(z.string(), z.unknown()),
-    version: z.number().int(),
-    createdAt: Ts,
-    updatedAt: Ts,
-    createdBy: z.string(),
   })
   .openapi("SnapshotAsset");
 
@@ -117,26 +124,40 @@ export const SnapshotContainment = z
   })
   .openapi("SnapshotContainment", { description: "Current containment of every item that is inside something." });
 
+/**
+ * A checkout as GET /checkouts/{id} shows it (custody's `Checkout`), without the
+ * response-time `overdue`, closed to extra keys. Published since 1.0 with a few fields
+ * looser than custody's (kept: changing them would change the published schema):
+ * `id` without the uuid format, `holder` inline rather than the `Holder` component,
+ * `startsAt`/`endsAt` without custody's descriptions, `returnCondition` any string.
+ */
 export const SnapshotCustody = z
   .strictObject({
+    ...Checkout.pick({
+      id: true,
+      itemId: true,
+      state: true,
+      holder: true,
+      startsAt: true,
+      endsAt: true,
+      dueAt: true,
+      checkedOutAt: true,
+      acknowledgedAt: true,
+      acknowledgedBy: true,
+      returnedAt: true,
+      returnCondition: true,
+      returnLocationId: true,
+      note: true,
+      version: true,
+      createdAt: true,
+      updatedAt: true,
+      createdBy: true,
+    }).shape,
     id: z.string(),
-    itemId: z.string(),
-    state: z.enum(["reserved", "checked_out", "returned", "cancelled"]),
     holder: z.strictObject({ kind: z.string(), id: z.string() }),
     startsAt: Ts,
     endsAt: NullableTs,
-    dueAt: NullableTs,
-    checkedOutAt: NullableTs,
-    acknowledgedAt: NullableTs,
-    acknowledgedBy: z.string().nullable(),
-    returnedAt: NullableTs,
     returnCondition: z.string().nullable(),
-    returnLocationId: z.string().nullable(),
-    note: z.string().nullable(),
-    version: z.number().int(),
-    createdAt: Ts,
-    updatedAt: Ts,
-    createdBy: z.string(),
   })
   .openapi("SnapshotCustody", { description: "Checkouts and reservations, open and closed." });
 
@@ -154,29 +175,35 @@ export const SnapshotRegisterEntry = z
   })
   .openapi("SnapshotRegisterEntry", { description: "An item's acquisition cost as recorded in the asset register." });
 
-/** A finance value entry: append-only; a correction is a reversal naming the original. */
+const entry = ValueEntry.shape;
+
+/**
+ * A finance value entry (finance's `FinanceValueEntry`), told as a money fact: its
+ * `debit`/`credit` pair is `side` and `amount`, `valueDate` is `on` (a date), and
+ * `reversesEntryId` is `reverses`, with `reversedBy` added. Append-only; a correction
+ * is a reversal naming the original.
+ */
 export const SnapshotFinanceEntry = z
   .strictObject({
     source: z.literal("finance"),
-    id: z.string(),
-    itemId: z.string(),
-    // The kinds the finance table stores, so a kind finance adds is published with it.
-    kind: z.enum(financeValueEntries.kind.enumValues),
+    id: entry.id,
+    itemId: entry.itemId,
+    kind: entry.kind,
     side: z.enum(["debit", "credit"]),
     amount: Amount,
     on: CalendarDay.openapi({ description: "Value date." }),
-    bookId: z.string(),
-    periodId: z.string(),
-    policyId: z.string(),
-    description: z.string().nullable(),
-    workflowCaseId: z.string().nullable().openapi({ description: "The approved workflow case that wrote it (proposed entries)." }),
-    profileId: z.string().nullable().openapi({ description: "The depreciation profile a run posted it for." }),
-    scheduleMonth: z.string().nullable(),
-    reverses: z.string().nullable().openapi({ description: "The entry this one reverses (the opposite side, same amount)." }),
+    bookId: entry.bookId,
+    periodId: entry.periodId,
+    policyId: entry.policyId,
+    description: entry.description,
+    workflowCaseId: entry.workflowCaseId.openapi({ description: "The approved workflow case that wrote it (proposed entries)." }),
+    profileId: entry.profileId.openapi({ description: "The depreciation profile a run posted it for." }),
+    scheduleMonth: entry.scheduleMonth,
+    reverses: entry.reversesEntryId.openapi({ description: "The entry this one reverses (the opposite side, same amount)." }),
     reversedBy: z.string().nullable().openapi({ description: "The entry that reverses this one, if recorded by generatedAt." }),
-    reason: z.string().nullable(),
-    createdAt: Ts,
-    createdBy: z.string(),
+    reason: entry.reason,
+    createdAt: entry.createdAt,
+    createdBy: entry.createdBy,
   })
   .openapi("SnapshotFinanceEntry", { description: "A value entry of a finance book, as recorded by generatedAt; entries are never changed or removed." });
 

@@ -336,7 +336,7 @@ export async function consumeItem(ctx: RequestCtx, id: string, input: z.output<t
 
 const UPCOMING_MAX = 20;
 
-type DetailRows = [
+type DetailRows = readonly [
   ItemRow[],
   IdentifierRow[],
   CheckoutRow[],
@@ -369,7 +369,7 @@ function detailQueries(q: Querier, id: string, nowIso: string) {
 
 /** Runs the detail queries in one read snapshot (one batch), or in the open transaction. */
 async function readDetail(ctx: RequestCtx, id: string): Promise<DetailRows> {
-  return (await readSnapshot(ctx, (q) => detailQueries(q, id, ctx.nowIso))) as unknown as DetailRows;
+  return readSnapshot<DetailRows>(ctx, (q) => detailQueries(q, id, ctx.nowIso));
 }
 
 export async function getItemDetail(ctx: RequestCtx, id: string) {

@@ -153,5 +153,5 @@ export async function listLocations(ctx: RequestCtx, q: ListLocationsQuery): Pro
     .add("kind", q.kind, (v) => inArray(locations.kind, v))
     .add("status", q.status, (v) => inArray(locations.status, v))
     .add("parentId", q.parentId, (v) => eq(locations.parentId, v));
-  return listByUpdate(ctx, "GET /locations", locations, q, filters, toLocationDto);
+  return listByUpdate(ctx, locations, q, filters, toLocationDto);
 }

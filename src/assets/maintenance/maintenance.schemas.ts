@@ -3,7 +3,7 @@ import { CalendarDate, ExpectedVersion, Id, Instant, RecordMeta, Timestamp, free
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
 import { Money, MoneyOut } from "../../platform/money/money.ts";
-import { OUTCOMES, WORK_ORDER_KINDS, WORK_ORDER_STATUSES } from "./maintenance.states.ts";
+import { OUTCOMES, WORK_ORDER_EVENT_KINDS, WORK_ORDER_KINDS, WORK_ORDER_STATUSES } from "./maintenance.states.ts";
 
 /** Labour entries or parts in one completion (contract §12: collection batch writes). */
 export const COMPLETION_LINES_MAX = 100;
@@ -62,7 +62,7 @@ export const WorkOrder = z
 export const WorkOrderEvent = z
   .object({
     id: z.string(),
-    kind: z.enum(["created", "started", "resumed", "paused", "reassigned", "completed", "cancelled"]),
+    kind: z.enum(WORK_ORDER_EVENT_KINDS),
     actorId: z.string(),
     recordedAt: Timestamp,
     reason: z.string().nullable(),

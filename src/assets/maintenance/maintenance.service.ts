@@ -6,12 +6,13 @@
 // active (contract §9). Completion consumes the parts used, records labour and cost,
 // and for a recurring order opens the next one. Every command is one write
 // transaction with its history row.
-import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
@@ -33,12 +34,9 @@ import type {
   PauseWorkOrder,
   ReassignWorkOrder,
   StartWorkOrder,
-  WorkOrderEvent,
 } from "./maintenance.schemas.ts";
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
-type EventRow = typeof workOrderEvents.$inferSelect;
-type EventKind = z.infer<typeof WorkOrderEvent>["kind"];
 type Outcome = z.output<typeof CompleteWorkOrder>["outcome"];
 
 const DAY_MS = 86_400_000;
@@ -84,21 +82,13 @@ export function toWorkOrderDto(r: WorkOrderRow, nowIso: string) {
 }
 export type WorkOrderDto = ReturnType<typeof toWorkOrderDto>;
 
-function toEventDto(r: EventRow) {
-  return { id: r.id, kind: r.kind as EventKind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
-}
-
-async function addEvent(ctx: TenantCtx, workOrderId: string, kind: EventKind, data: Record<string, unknown>, reason: string | null = null) {
-  await writer(ctx).insert(workOrderEvents).values({ id: ctx.deps.newId(), workOrderId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
-}
-
 const loadWorkOrder = (ctx: TenantCtx, id: string): Promise<WorkOrderRow> => loadOr404(db(ctx), workOrders, id, "work order");
 const saveWorkOrder = (ctx: TenantCtx, row: WorkOrderRow, change: Partial<WorkOrderRow>) => saveVersion(writer(ctx), workOrders, row, change, ctx.nowIso);
 
 // ---------------------------------------------------------------- reads
 
 export async function listWorkOrders(ctx: RequestCtx, q: z.output<typeof ListWorkOrdersQuery>): Promise<Page<WorkOrderDto>> {
-  return listByUpdate(ctx, "GET /work-orders", workOrders, q, workOrderFilters(q), (r) => toWorkOrderDto(r, ctx.nowIso));
+  return listByUpdate(ctx, workOrders, q, workOrderFilters(q), (r) => toWorkOrderDto(r, ctx.nowIso));
 }
 
 /** The filters of GET /work-orders (exported for the query-plan test). */
@@ -144,11 +134,11 @@ export async function getWorkOrder(ctx: RequestCtx, id: string) {
   // One snapshot: the order and its history agree.
   const [rows, events] = await readSnapshot(ctx, (q) => [
     q.select().from(workOrders).where(eq(workOrders.id, id)),
-    q.select().from(workOrderEvents).where(eq(workOrderEvents.workOrderId, id)).orderBy(desc(workOrderEvents.recordedAt), desc(workOrderEvents.id)),
+    historyOf(q, workOrderEvents, id),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("work order");
-  return { ...toWorkOrderDto(row, ctx.nowIso), history: events.map(toEventDto) };
+  return { ...toWorkOrderDto(row, ctx.nowIso), history: events.map((e) => toEventDto(e)) };
 }
 
 // ---------------------------------------------------------------- shared checks
@@ -246,7 +236,7 @@ export async function createWorkOrder(ctx: RequestCtx, input: z.output<typeof Cr
       previousWorkOrderId: null,
     });
     await insertOrder(ctx, row);
-    await addEvent(ctx, row.id, "created", { assigneeUserId: row.assigneeUserId, dueAt: row.dueAt, recurrence: input.recurrence ?? null });
+    await appendEvent(ctx, workOrderEvents, row.id, "created", null, { assigneeUserId: row.assigneeUserId, dueAt: row.dueAt, recurrence: input.recurrence ?? null });
     await holdItem(ctx, row);
     return toWorkOrderDto(row, ctx.nowIso);
   });
@@ -265,7 +255,7 @@ export async function startWorkOrder(ctx: RequestCtx, id: string, input: z.outpu
     assertWorkOrderMove(row.status, "in_progress", "start");
     const resuming = row.status === "paused";
     const next = await saveWorkOrder(ctx, row, { status: "in_progress", startedAt: row.startedAt ?? ctx.nowIso, holdsItem: true });
-    await addEvent(ctx, id, resuming ? "resumed" : "started", {});
+    await appendEvent(ctx, workOrderEvents, id, resuming ? "resumed" : "started", null, {});
     if (!row.holdsItem) await holdItem(ctx, next);
     if ((await loadItem(ctx, row.itemId)).lifecycle === "active") {
       await moveLifecycle(ctx, row.itemId, "in_maintenance", "entered_maintenance", { workOrderId: id });
@@ -281,7 +271,7 @@ export async function pauseWorkOrder(ctx: RequestCtx, id: string, input: z.outpu
     assertVersion("work order", row, input.expectedVersion);
     assertWorkOrderMove(row.status, "paused", "pause");
     const next = await saveWorkOrder(ctx, row, { status: "paused" });
-    await addEvent(ctx, id, "paused", {}, input.reason);
+    await appendEvent(ctx, workOrderEvents, id, "paused", input.reason, {});
     return toWorkOrderDto(next, ctx.nowIso);
   });
 }
@@ -297,7 +287,7 @@ export async function reassignWorkOrder(ctx: RequestCtx, id: string, input: z.ou
     }
     if (row.assigneeUserId === input.assigneeUserId) throw new AppError("state_conflict", `the work order is already assigned to ${input.assigneeUserId}`);
     const next = await saveWorkOrder(ctx, row, { assigneeUserId: input.assigneeUserId });
-    await addEvent(ctx, id, "reassigned", { from: row.assigneeUserId, to: input.assigneeUserId }, input.reason);
+    await appendEvent(ctx, workOrderEvents, id, "reassigned", input.reason, { from: row.assigneeUserId, to: input.assigneeUserId });
     return toWorkOrderDto(next, ctx.nowIso);
   });
 }
@@ -310,7 +300,7 @@ export async function cancelWorkOrder(ctx: RequestCtx, id: string, input: z.outp
     assertWorkOrderMove(row.status, "cancelled", "cancel");
     const reason = input.reason ?? null;
     const next = await saveWorkOrder(ctx, row, { status: "cancelled", cancelledAt: ctx.nowIso, holdsItem: false });
-    await addEvent(ctx, id, "cancelled", {}, reason);
+    await appendEvent(ctx, workOrderEvents, id, "cancelled", reason, {});
     if (row.holdsItem) await releaseItem(ctx, row, { cancelled: true }, reason);
     return toWorkOrderDto(next, ctx.nowIso);
   });
@@ -362,7 +352,7 @@ export async function completeWorkOrder(ctx: RequestCtx, id: string, input: z.ou
         previousWorkOrderId: row.id,
       });
       await insertOrder(ctx, nextOrder);
-      await addEvent(ctx, nextOrder.id, "created", { assigneeUserId: assignee, dueAt, recurrence: { everyDays: row.recurrenceEveryDays }, previousWorkOrderId: row.id });
+      await appendEvent(ctx, workOrderEvents, nextOrder.id, "created", null, { assigneeUserId: assignee, dueAt, recurrence: { everyDays: row.recurrenceEveryDays }, previousWorkOrderId: row.id });
     }
     const next = await saveWorkOrder(ctx, row, {
       status: "completed",
@@ -377,13 +367,13 @@ export async function completeWorkOrder(ctx: RequestCtx, id: string, input: z.ou
       completionNote: input.note ?? null,
       nextWorkOrderId: nextOrder?.id ?? null,
     });
-    await addEvent(ctx, id, "completed", {
+    await appendEvent(ctx, workOrderEvents, id, "completed", input.note ?? null, {
       outcome: input.outcome,
       labourMinutes: labour.reduce((s, l) => s + l.minutes, 0),
       parts: next.parts,
       cost: input.cost ?? null,
       nextWorkOrderId: next.nextWorkOrderId,
-    }, input.note ?? null);
+    });
     if (row.holdsItem) await releaseItem(ctx, row, { outcome: input.outcome }, input.note ?? null);
     return toWorkOrderDto(next, ctx.nowIso);
   });

@@ -6,6 +6,8 @@ export const WORK_ORDER_STATUSES = ["open", "in_progress", "paused", "completed"
 export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
 
 export const WORK_ORDER_KINDS = ["repair", "inspection", "calibration", "preventive"] as const;
+/** The steps a work order's history records (work_order_events.kind). */
+export const WORK_ORDER_EVENT_KINDS = ["created", "started", "resumed", "paused", "reassigned", "completed", "cancelled"] as const;
 export const OUTCOMES = ["fixed", "not_fixed", "replaced", "calibrated", "passed", "failed", "no_fault_found"] as const;
 
 /** Statuses in which an order is still to be done (the summary's openWorkOrders). */

@@ -1,5 +1,7 @@
 import { sqliteTable, text, integer, index, primaryKey, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
+import { WORK_ORDER_EVENT_KINDS } from "./maintenance.states.ts";
 
 export interface LabourEntry {
   userId: string;
@@ -71,18 +73,8 @@ export const workOrderWords = sqliteTable(
 );
 
 /** A work order's history: who did what when, and why. */
-export const workOrderEvents = sqliteTable(
+export const workOrderEvents = eventLogTable(
   "work_order_events",
-  {
-    id: text("id").primaryKey(),
-    workOrderId: text("work_order_id")
-      .notNull()
-      .references(() => workOrders.id),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [index("work_order_events_order_idx").on(t.workOrderId, t.recordedAt, t.id)],
+  { workOrderId: text("work_order_id").notNull().references(() => workOrders.id) },
+  { index: "work_order_events_order_idx", kinds: WORK_ORDER_EVENT_KINDS },
 );

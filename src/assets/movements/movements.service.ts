@@ -54,7 +54,6 @@ export async function listMovements(ctx: RequestCtx, q: ListMovementsQuery): Pro
   return paginate(
     ctx,
     {
-      route: "GET /movements",
       filters,
       limit: q.limit,
       cursor: q.cursor,

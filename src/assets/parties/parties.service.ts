@@ -69,5 +69,5 @@ export async function listParties(ctx: RequestCtx, q: ListPartiesQuery): Promise
     .add("q", q.q ? ftsMatchQuery(q.q) : null, partyText, q.q)
     .add("kind", q.kind, (v) => inArray(parties.kind, v))
     .add("status", q.status, (v) => inArray(parties.status, v));
-  return listByUpdate(ctx, "GET /parties", parties, q, filters, toPartyDto);
+  return listByUpdate(ctx, parties, q, filters, toPartyDto);
 }

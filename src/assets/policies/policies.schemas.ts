@@ -5,7 +5,7 @@ import { Id, RecordMeta, Timestamp, freeText, orNull } from "../../platform/http
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { CAPABILITIES, ROLES, type Capability } from "../../platform/auth/capabilities.ts";
 import { IDENTIFIER_SCHEMES } from "../identity/gs1.ts";
-import { POLICY_STATES, POLICY_TYPES } from "./policies.states.ts";
+import { POLICY_EVENT_KINDS, POLICY_STATES, POLICY_TYPES } from "./policies.states.ts";
 
 export { POLICY_STATES, POLICY_TYPES };
 
@@ -166,8 +166,6 @@ export const PolicyActivationReceipt = z
     reason: z.string(),
   })
   .openapi("PolicyActivationReceipt");
-
-export const POLICY_EVENT_KINDS = ["created", "revised", "submitted", "approved", "rejected", "superseded"] as const;
 
 export const PolicyEvent = z
   .object({

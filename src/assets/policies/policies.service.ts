@@ -5,12 +5,14 @@
 // change appends to the policy's history. The reads at the end are the hooks
 // other domains enforce the active policies through.
 import { createHash } from "node:crypto";
-import { and, count, desc, eq, inArray, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { saveVersion } from "../../platform/db/records.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
@@ -25,7 +27,6 @@ import {
   type FourEyesOperation,
   type ListPoliciesQuery,
   type PolicyDocumentOf,
-  type PolicyEvent,
   type PolicyType,
   type RevisePolicy,
   type SubmitPolicy,
@@ -33,9 +34,7 @@ import {
 
 export type PolicyRow = typeof policies.$inferSelect;
 type ReceiptRow = typeof policyReceipts.$inferSelect;
-type EventRow = typeof policyEvents.$inferSelect;
 type RevisionRow = typeof policyRevisions.$inferSelect;
-type EventKind = z.infer<typeof PolicyEvent>["kind"];
 type AnyDocument = PolicyDocumentOf<PolicyType>;
 
 function toReceiptDto(r: ReceiptRow) {
@@ -86,10 +85,6 @@ export function toPolicyDto(ctx: RequestCtx, r: PolicyRow, receipt: ReceiptRow |
   };
 }
 
-function toEventDto(r: EventRow) {
-  return { id: r.id, kind: r.kind as EventKind, revision: r.revision, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
-}
-
 function toRevisionDto(r: RevisionRow) {
   return { revision: r.revision, document: r.document as AnyDocument, createdAt: r.createdAt, createdBy: r.createdBy };
 }
@@ -103,7 +98,6 @@ export async function listPolicies(ctx: RequestCtx, q: z.output<typeof ListPolic
   return paginate(
     ctx,
     {
-      route: "GET /policies",
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -118,7 +112,7 @@ export async function listPolicies(ctx: RequestCtx, q: z.output<typeof ListPolic
           .leftJoin(policyReceipts, eq(policyReceipts.policyId, policies.id))
           .where(where)
           .orderBy(...orderBy)
-          .limit(limit) as unknown as SQLWrapper & PromiseLike<Array<{ p: PolicyRow; r: ReceiptRow | null }>>,
+          .limit(limit),
       count: (qr: Querier, where: SQL | undefined) => qr.select({ n: count() }).from(policies).where(where),
       position: (row) => ({ t: row.p.updatedAt, i: row.p.id }),
     },
@@ -131,12 +125,12 @@ export async function getPolicy(ctx: RequestCtx, id: string) {
   const [rows, receipts, events, revisions] = await readSnapshot(ctx, (q) => [
     q.select().from(policies).where(eq(policies.id, id)),
     q.select().from(policyReceipts).where(eq(policyReceipts.policyId, id)),
-    q.select().from(policyEvents).where(eq(policyEvents.policyId, id)).orderBy(desc(policyEvents.recordedAt), desc(policyEvents.id)),
+    historyOf(q, policyEvents, id),
     q.select().from(policyRevisions).where(eq(policyRevisions.policyId, id)).orderBy(desc(policyRevisions.revision)),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("policy");
-  return { ...toPolicyDto(ctx, row, receipts[0]), history: events.map(toEventDto), revisions: revisions.map(toRevisionDto) };
+  return { ...toPolicyDto(ctx, row, receipts[0]), history: events.map((e) => toEventDto(e, { revision: e.revision })), revisions: revisions.map(toRevisionDto) };
 }
 
 /** For the reviewer picker (eligible users): the author of a policy, else 404. */
@@ -152,23 +146,12 @@ async function loadPolicy(ctx: TenantCtx, id: string): Promise<PolicyRow> {
   return row;
 }
 
-async function addEvent(ctx: TenantCtx, row: PolicyRow, kind: EventKind, reason: string | null, data: Record<string, unknown> = {}): Promise<void> {
-  await writer(ctx)
-    .insert(policyEvents)
-    .values({ id: ctx.deps.newId(), policyId: row.id, kind, revision: row.revision, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
-}
-
 async function addRevision(ctx: TenantCtx, policyId: string, revision: number, document: AnyDocument): Promise<void> {
   await writer(ctx).insert(policyRevisions).values({ policyId, revision, document, createdAt: ctx.nowIso, createdBy: ctx.actorId });
 }
 
-/** A change of the record: version + 1, updatedAt = now. Returns the new row. */
-async function savePolicy(ctx: TenantCtx, row: PolicyRow, patch: Partial<PolicyRow>): Promise<PolicyRow> {
-  const next: PolicyRow = { ...row, ...patch, version: row.version + 1, updatedAt: ctx.nowIso };
-  const { id: _id, createdAt: _c, createdBy: _b, type: _t, ...set } = next;
-  await writer(ctx).update(policies).set(set).where(eq(policies.id, row.id));
-  return next;
-}
+/** A change of the record: its next version. */
+const savePolicy = (ctx: TenantCtx, row: PolicyRow, change: Partial<PolicyRow>) => saveVersion(writer(ctx), policies, row, change, ctx.nowIso);
 
 /** Only a draft's author revises or submits it. */
 function assertAuthor(ctx: TenantCtx, row: PolicyRow, action: string): void {
@@ -246,7 +229,7 @@ export async function createPolicy(ctx: RequestCtx, input: z.output<typeof Creat
     };
     await writer(ctx).insert(policies).values(row);
     await addRevision(ctx, row.id, 1, input.document);
-    await addEvent(ctx, row, "created", null);
+    await appendEvent(ctx, policyEvents, row.id, "created", null, {}, { revision: row.revision });
     return getPolicy(ctx, row.id);
   });
 }
@@ -262,7 +245,7 @@ export async function revisePolicy(ctx: RequestCtx, id: string, input: z.output<
     if (row.state !== "draft") throw new AppError("state_conflict", `only a draft can be revised; this policy is ${row.state}`);
     const next = await savePolicy(ctx, row, { revision: row.revision + 1, document: document as Record<string, unknown> });
     await addRevision(ctx, id, next.revision, document);
-    await addEvent(ctx, next, "revised", null, { fromRevision: row.revision });
+    await appendEvent(ctx, policyEvents, next.id, "revised", null, { fromRevision: row.revision }, { revision: next.revision });
     return getPolicy(ctx, id);
   });
 }
@@ -275,7 +258,7 @@ export async function submitPolicy(ctx: RequestCtx, id: string, input: z.output<
     assertRevision(row, input.revision);
     assertPolicyMove(row.state, "in_review", "submit");
     const next = await savePolicy(ctx, row, { state: "in_review", submittedAt: ctx.nowIso, submittedBy: ctx.actorId });
-    await addEvent(ctx, next, "submitted", null);
+    await appendEvent(ctx, policyEvents, next.id, "submitted", null, {}, { revision: next.revision });
     return getPolicy(ctx, id);
   });
 }
@@ -294,17 +277,17 @@ export async function decidePolicy(ctx: RequestCtx, id: string, input: z.output<
     if (input.decision === "reject") {
       assertPolicyMove(row.state, "rejected", "reject");
       const next = await savePolicy(ctx, row, { state: "rejected", decidedAt: ctx.nowIso, decidedBy: ctx.actorId, decisionReason: input.reason });
-      await addEvent(ctx, next, "rejected", input.reason);
+      await appendEvent(ctx, policyEvents, next.id, "rejected", input.reason, {}, { revision: next.revision });
       return getPolicy(ctx, id);
     }
     assertPolicyMove(row.state, "active", "approve");
     const prior = (await db(ctx).select().from(policies).where(and(eq(policies.type, row.type), eq(policies.state, "active"))))[0];
     if (prior) {
       const superseded = await savePolicy(ctx, prior, { state: "superseded", supersededAt: ctx.nowIso, supersededByPolicyId: row.id });
-      await addEvent(ctx, superseded, "superseded", input.reason, { byPolicyId: row.id, byRevision: row.revision });
+      await appendEvent(ctx, policyEvents, superseded.id, "superseded", input.reason, { byPolicyId: row.id, byRevision: row.revision }, { revision: superseded.revision });
     }
     const next = await savePolicy(ctx, row, { state: "active", decidedAt: ctx.nowIso, decidedBy: ctx.actorId, decisionReason: input.reason });
-    await addEvent(ctx, next, "approved", input.reason, { supersededPolicyId: prior?.id ?? null });
+    await appendEvent(ctx, policyEvents, next.id, "approved", input.reason, { supersededPolicyId: prior?.id ?? null }, { revision: next.revision });
     await applyActivationEffects(ctx, next);
     await writer(ctx)
       .insert(policyReceipts)

@@ -6,6 +6,9 @@ export const POLICY_TYPES = ["identity", "custody", "depreciation", "permissions
 export const POLICY_STATES = ["draft", "in_review", "active", "rejected", "superseded"] as const;
 export type PolicyState = (typeof POLICY_STATES)[number];
 
+/** The steps a policy's history records (policy_events.kind). */
+export const POLICY_EVENT_KINDS = ["created", "revised", "submitted", "approved", "rejected", "superseded"] as const;
+
 const MOVES: Record<PolicyState, PolicyState[]> = {
   draft: ["in_review"],
   in_review: ["active", "rejected"],

@@ -1,4 +1,6 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
+import { POLICY_EVENT_KINDS } from "./policies.states.ts";
 import { sql } from "drizzle-orm";
 
 /**
@@ -54,22 +56,15 @@ export const policyRevisions = sqliteTable(
 );
 
 /** The policy's history: who did what, when and why; append-only. */
-export const policyEvents = sqliteTable(
+export const policyEvents = eventLogTable(
   "policy_events",
+  { policyId: text("policy_id").notNull().references(() => policies.id) },
   {
-    id: text("id").primaryKey(),
-    policyId: text("policy_id")
-      .notNull()
-      .references(() => policies.id),
-    kind: text("kind").notNull(),
+    index: "policy_events_policy_idx",
+    kinds: POLICY_EVENT_KINDS,
     /** The revision the event concerns. */
-    revision: integer("revision").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    columns: { revision: integer("revision").notNull() },
   },
-  (t) => [index("policy_events_policy_idx").on(t.policyId, t.recordedAt, t.id)],
 );
 
 /** The `policy_activation` receipt committed with an approval; one per policy. */

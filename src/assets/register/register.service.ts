@@ -61,7 +61,6 @@ export async function listRegister(ctx: RequestCtx, ownership: Ownership, q: Reg
   return paginate(
     ctx,
     {
-      route: ownership === "owned" ? "GET /owned" : "GET /loaned",
       filters,
       limit: q.limit,
       cursor: q.cursor,

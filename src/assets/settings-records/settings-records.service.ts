@@ -165,7 +165,6 @@ export async function listSettingsRecords(
   const { items: records, ...page } = await paginate(
     ctx,
     {
-      route: "GET /settings/records",
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,

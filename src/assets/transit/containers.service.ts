@@ -9,16 +9,16 @@ import { AppError, assertVersion, invalid } from "../../platform/errors/app-erro
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { appendEvent } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
 import { requireItem } from "../kernel/items.ts";
 import { clearBlock, setBlock } from "../kernel/blocks.ts";
 import { locationPath } from "../locations/locations.service.ts";
 import { gs1CheckDigit } from "../identity/gs1.ts";
-import { shipmentContainers, shipmentItems } from "./transit.tables.ts";
+import { shipmentContainers, shipmentEvents, shipmentItems } from "./transit.tables.ts";
 import { assertContainerTakes, assertShipmentAction } from "./transit.states.ts";
 import {
-  addEvent,
   assertCodeFree,
   childrenOf,
   containerDto,
@@ -103,7 +103,7 @@ export async function createContainer(ctx: RequestCtx, shipmentId: string, input
     markSaved(ctx, "c", row.id);
     if (parent) await saveContainer(ctx, parent.id, { state: "packed" });
     await saveShipment(ctx, shipment.id);
-    await addEvent(ctx, shipment.id, "container_added", null, { containerId: row.id, kind: row.kind, parentContainerId: row.parentContainerId, code: row.code });
+    await appendEvent(ctx, shipmentEvents, shipment.id, "container_added", null, { containerId: row.id, kind: row.kind, parentContainerId: row.parentContainerId, code: row.code });
     return containerDto(ctx, row.id);
   });
 }
@@ -173,7 +173,7 @@ export async function packContainer(ctx: RequestCtx, id: string, input: z.output
     for (const child of children) await saveContainer(ctx, child.id, { parentContainerId: container.id });
     await saveContainer(ctx, container.id, { state: "packed" });
     await saveShipment(ctx, shipment.id);
-    await addEvent(ctx, shipment.id, "packed", null, {
+    await appendEvent(ctx, shipmentEvents, shipment.id, "packed", null, {
       containerId: container.id,
       itemIds: toPack.map((i) => i.id),
       containerIds: children.map((c) => c.id),
@@ -242,7 +242,7 @@ export async function repackContainer(ctx: RequestCtx, id: string, input: z.outp
       for (const child of movingChildren) await saveContainer(ctx, child.id, { parentContainerId: target.id });
       await saveContainer(ctx, container.id);
       await saveContainer(ctx, target.id, { state: "packed" });
-      await addEvent(ctx, shipment.id, "repacked", reason, {
+      await appendEvent(ctx, shipmentEvents, shipment.id, "repacked", reason, {
         containerId: container.id,
         toContainerId: target.id,
         itemIds: moving.map((e) => e.itemId),
@@ -260,7 +260,7 @@ export async function repackContainer(ctx: RequestCtx, id: string, input: z.outp
       await saveContainer(ctx, container.id, { parentContainerId: target?.id ?? null });
       if (target) await saveContainer(ctx, target.id, { state: "packed" });
       if (fromParent !== null) await saveContainer(ctx, fromParent);
-      await addEvent(ctx, shipment.id, "repacked", reason, { containerId: container.id, fromParentContainerId: fromParent, toParentContainerId: target?.id ?? null });
+      await appendEvent(ctx, shipmentEvents, shipment.id, "repacked", reason, { containerId: container.id, fromParentContainerId: fromParent, toParentContainerId: target?.id ?? null });
     }
     await saveShipment(ctx, shipment.id);
     return containerDto(ctx, container.id);
@@ -294,7 +294,7 @@ export async function unpackContainer(ctx: RequestCtx, id: string, input: z.outp
     const emptied = taking.length === inside.length && takingChildren.length === children.length;
     await saveContainer(ctx, container.id, { state: emptied ? "unpacked" : "packed" });
     await saveShipment(ctx, shipment.id);
-    await addEvent(ctx, shipment.id, "unpacked", reason, {
+    await appendEvent(ctx, shipmentEvents, shipment.id, "unpacked", reason, {
       containerId: container.id,
       itemIds: taking.map((e) => e.itemId),
       containerIds: takingChildren.map((c) => c.id),

@@ -4,12 +4,13 @@
 // (`in_transit`, source = the shipment; `packed`, source = its container), the
 // item write (location on receipt or return) and its movements with their §10
 // outbox events.
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { FilterSet, listByUpdate, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import type { ItemRow } from "../kernel/item.schemas.ts";
 import { changeItem, loadItem } from "../kernel/items.ts";
@@ -20,7 +21,6 @@ import { requireLocation } from "../locations/locations.service.ts";
 import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItems, shipments } from "./transit.tables.ts";
 import { assertShipmentAction } from "./transit.states.ts";
 import {
-  addEvent,
   findShipment,
   loadContainer,
   loadShipment,
@@ -32,7 +32,6 @@ import {
   toContainerDto,
   toContentDto,
   toDiscrepancyDto,
-  toEventDto,
   toShipmentDto,
   type ContainerRow,
   type ContentRow,
@@ -58,7 +57,7 @@ import type {
 type ShipmentDetailDto = z.infer<typeof ShipmentDetail>;
 type ContentDto = ReturnType<typeof toContentDto>;
 type DiscrepancyDto = ReturnType<typeof toDiscrepancyDto>;
-type EventDto = ReturnType<typeof toEventDto>;
+type EventDto = ReturnType<typeof toEventDto<typeof shipmentEvents.$inferSelect>>;
 type ContainerSummaryDto = Omit<ReturnType<typeof toContainerDto>, "itemIds" | "childContainerIds">;
 
 // ---------------------------------------------------------------- reads
@@ -74,7 +73,7 @@ function shipmentText(text: string): SQL {
 
 export async function listShipments(ctx: RequestCtx, q: ListShipmentsQuery): Promise<Page<ShipmentDto>> {
   const filters = new FilterSet().add("q", q.q, shipmentText).add("status", q.status, (v) => inArray(shipments.status, v));
-  return listByUpdate(ctx, "GET /shipments", shipments, q, filters, toShipmentDto);
+  return listByUpdate(ctx, shipments, q, filters, toShipmentDto);
 }
 
 /**
@@ -99,7 +98,7 @@ export async function getShipment(ctx: TenantCtx, id: string): Promise<ShipmentD
       .groupBy(shipmentItems.containerId),
     q.select().from(shipmentDiscrepancies).where(ofDiscrepancies).orderBy(asc(shipmentDiscrepancies.recordedAt), asc(shipmentDiscrepancies.id)).limit(NESTED_MAX),
     q.select({ n: count() }).from(shipmentDiscrepancies).where(ofDiscrepancies),
-    q.select().from(shipmentEvents).where(ofEvents).orderBy(desc(shipmentEvents.recordedAt), desc(shipmentEvents.id)).limit(NESTED_MAX),
+    historyOf(q, shipmentEvents, id, { limit: NESTED_MAX }),
     q.select({ n: count() }).from(shipmentEvents).where(ofEvents),
   ] as const);
   const row = rows[0];
@@ -117,7 +116,7 @@ export async function getShipment(ctx: TenantCtx, id: string): Promise<ShipmentD
     discrepancies: discrepancies.map(toDiscrepancyDto),
     discrepancyCount: Number(discrepancyCount[0]?.n ?? 0),
     discrepanciesTruncated: Number(discrepancyCount[0]?.n ?? 0) > discrepancies.length,
-    events: events.map(toEventDto),
+    events: events.map((e) => toEventDto(e)),
     eventCount: Number(eventCount[0]?.n ?? 0),
     eventsTruncated: Number(eventCount[0]?.n ?? 0) > events.length,
   };
@@ -168,7 +167,6 @@ export async function listShipmentContents(ctx: RequestCtx, id: string, q: ListS
     ctx,
     {
       // The shipment is part of the route the cursor is bound to: one shipment's cursor is refused on another's.
-      route: `GET /shipments/${id}/contents`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -192,7 +190,6 @@ export async function listShipmentDiscrepancies(ctx: RequestCtx, id: string, q: 
   return paginate(
     ctx,
     {
-      route: `GET /shipments/${id}/discrepancies`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -214,7 +211,6 @@ export async function listShipmentEvents(ctx: RequestCtx, id: string, q: ListShi
   return paginate(
     ctx,
     {
-      route: `GET /shipments/${id}/events`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -225,7 +221,7 @@ export async function listShipmentEvents(ctx: RequestCtx, id: string, q: ListShi
       count: (qr, where) => qr.select({ n: count() }).from(shipmentEvents).where(where),
       position: (r) => ({ t: r.recordedAt, i: r.id }),
     },
-    toEventDto,
+    (r) => toEventDto(r),
   );
 }
 
@@ -248,7 +244,6 @@ export async function listShipmentContainers(ctx: RequestCtx, id: string, q: Lis
   return paginate(
     ctx,
     {
-      route: `GET /shipments/${id}/containers`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
@@ -289,7 +284,7 @@ export async function createShipment(ctx: RequestCtx, input: z.output<typeof Cre
     };
     await writer(ctx).insert(shipments).values(row);
     markSaved(ctx, "s", row.id);
-    await addEvent(ctx, row.id, "created", null, { originLocationId: row.originLocationId, destinationLocationId: row.destinationLocationId });
+    await appendEvent(ctx, shipmentEvents, row.id, "created", null, { originLocationId: row.originLocationId, destinationLocationId: row.destinationLocationId });
     return toShipmentDto(row);
   });
 }
@@ -329,7 +324,7 @@ export async function dispatchShipment(ctx: RequestCtx, id: string, input: z.out
       });
     }
     await saveShipment(ctx, id, { status: "dispatched", dispatchedAt: ctx.nowIso });
-    await addEvent(ctx, id, "dispatched", note, { itemIds: contents.map((e) => e.itemId), carrier: shipment.carrier });
+    await appendEvent(ctx, shipmentEvents, id, "dispatched", note, { itemIds: contents.map((e) => e.itemId), carrier: shipment.carrier });
     return getShipment(ctx, id);
   });
 }
@@ -364,7 +359,7 @@ export async function handOffShipment(ctx: RequestCtx, id: string, input: z.outp
       lastReadPointId: input.readPointId,
       openException: null,
     });
-    await addEvent(ctx, id, resumed ? "resumed" : "handed_off", note, {
+    await appendEvent(ctx, shipmentEvents, id, resumed ? "resumed" : "handed_off", note, {
       carrier: input.carrier,
       fromCarrier: shipment.carrier,
       readPointId: input.readPointId,
@@ -412,7 +407,7 @@ export async function reportShipmentException(ctx: RequestCtx, id: string, input
       status: "exception",
       openException: { kind: input.kind, note: input.note, itemIds, raisedAt: ctx.nowIso, raisedBy: ctx.actorId },
     });
-    await addEvent(ctx, id, "exception", input.note, { kind: input.kind, itemIds, fromStatus: shipment.status });
+    await appendEvent(ctx, shipmentEvents, id, "exception", input.note, { kind: input.kind, itemIds, fromStatus: shipment.status });
     return getShipment(ctx, id);
   });
 }
@@ -478,13 +473,7 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
     assertVersion("shipment", shipment, input.expectedVersion);
     assertShipmentAction(shipment.status, "receive");
     const toLocationId = input.locationId ?? shipment.destinationLocationId;
-    const manifest = new Map((await db(ctx).select().from(shipmentItems).where(eq(shipmentItems.shipmentId, id))).map((e) => [e.itemId, e]));
-    for (const e of input.items) {
-      const entry = manifest.get(e.itemId);
-      if (entry && entry.state !== "packed") {
-        throw new AppError("state_conflict", `item ${e.itemId} was already ${entry.state} at ${entry.receivedAt ?? entry.returnedAt}`, { extras: { itemId: e.itemId } });
-      }
-    }
+    const manifest = await manifestOf(ctx, id, input.items);
 
     const received: string[] = [];
     const unexpected: string[] = [];
@@ -497,33 +486,7 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
         await addDiscrepancy(ctx, id, e.itemId, "unexpected", why);
         continue;
       }
-      const container = await loadContainer(ctx, entry.containerId);
-      const { before, after } = await release(ctx, shipment, entry, toLocationId, { condition: e.condition });
-      await recordMovement(ctx, {
-        itemId: e.itemId,
-        kind: "received",
-        fromLocationId: before.locationId,
-        toLocationId,
-        bizLocationId: toLocationId,
-        reason: why,
-        data: { shipmentId: id, containerId: entry.containerId, condition: e.condition ?? null, fromCondition: before.condition, damaged: e.damaged ?? false },
-      });
-      await recordAggregation(ctx, "unpacked", after, container, { reason: why, data: { received: true } });
-      await writer(ctx)
-        .update(shipmentItems)
-        .set({ state: "received", receivedAt: ctx.nowIso, receivedBy: ctx.actorId, receivedLocationId: toLocationId, receivedCondition: e.condition ?? null })
-        .where(eq(shipmentItems.id, entry.id));
-      await writer(ctx)
-        .update(shipmentDiscrepancies)
-        .set({ resolvedAt: ctx.nowIso, resolvedBy: ctx.actorId })
-        .where(
-          and(
-            eq(shipmentDiscrepancies.shipmentId, id),
-            eq(shipmentDiscrepancies.itemId, e.itemId),
-            eq(shipmentDiscrepancies.kind, "missing"),
-            isNull(shipmentDiscrepancies.resolvedAt),
-          ),
-        );
+      await receiveItem(ctx, shipment, entry, e, toLocationId, why);
       if (e.damaged) {
         damaged.push(e.itemId);
         await addDiscrepancy(ctx, id, e.itemId, "damaged", why);
@@ -532,19 +495,11 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
     }
 
     const travelling = await packedInShipment(ctx, id);
-    const openMissing = new Set(
-      (
-        await db(ctx)
-          .select({ itemId: shipmentDiscrepancies.itemId })
-          .from(shipmentDiscrepancies)
-          .where(and(eq(shipmentDiscrepancies.shipmentId, id), eq(shipmentDiscrepancies.kind, "missing"), isNull(shipmentDiscrepancies.resolvedAt)))
-      ).map((r) => r.itemId),
-    );
-    for (const entry of travelling) if (!openMissing.has(entry.itemId)) await addDiscrepancy(ctx, id, entry.itemId, "missing", note);
+    await reportMissing(ctx, id, travelling, note);
     const complete = travelling.length === 0;
     await settleContainers(ctx, id);
     await saveShipment(ctx, id, { status: complete ? "received" : "in_transit", receivedAt: complete ? ctx.nowIso : null, openException: null });
-    await addEvent(ctx, id, "received", note, {
+    await appendEvent(ctx, shipmentEvents, id, "received", note, {
       locationId: toLocationId,
       complete,
       itemIds: received,
@@ -555,6 +510,64 @@ export async function receiveShipment(ctx: RequestCtx, id: string, input: z.outp
     });
     return getShipment(ctx, id);
   });
+}
+
+type ReceivedEntry = z.output<typeof ReceiveShipment>["items"][number];
+
+/** The shipment's items by id; a listed item already received or returned is a conflict. */
+async function manifestOf(ctx: TenantCtx, shipmentId: string, listed: ReceivedEntry[]): Promise<Map<string, ContentRow>> {
+  const manifest = new Map((await db(ctx).select().from(shipmentItems).where(eq(shipmentItems.shipmentId, shipmentId))).map((e) => [e.itemId, e]));
+  for (const e of listed) {
+    const entry = manifest.get(e.itemId);
+    if (entry && entry.state !== "packed") {
+      throw new AppError("state_conflict", `item ${e.itemId} was already ${entry.state} at ${entry.receivedAt ?? entry.returnedAt}`, { extras: { itemId: e.itemId } });
+    }
+  }
+  return manifest;
+}
+
+/** One travelling item arrives: at the location, out of its container, its open `missing` discrepancy resolved. */
+async function receiveItem(ctx: TenantCtx, shipment: ShipmentRow, entry: ContentRow, e: ReceivedEntry, toLocationId: string, why: string | null): Promise<void> {
+  const container = await loadContainer(ctx, entry.containerId);
+  const { before, after } = await release(ctx, shipment, entry, toLocationId, { condition: e.condition });
+  await recordMovement(ctx, {
+    itemId: e.itemId,
+    kind: "received",
+    fromLocationId: before.locationId,
+    toLocationId,
+    bizLocationId: toLocationId,
+    reason: why,
+    data: { shipmentId: shipment.id, containerId: entry.containerId, condition: e.condition ?? null, fromCondition: before.condition, damaged: e.damaged ?? false },
+  });
+  await recordAggregation(ctx, "unpacked", after, container, { reason: why, data: { received: true } });
+  await writer(ctx)
+    .update(shipmentItems)
+    .set({ state: "received", receivedAt: ctx.nowIso, receivedBy: ctx.actorId, receivedLocationId: toLocationId, receivedCondition: e.condition ?? null })
+    .where(eq(shipmentItems.id, entry.id));
+  await writer(ctx)
+    .update(shipmentDiscrepancies)
+    .set({ resolvedAt: ctx.nowIso, resolvedBy: ctx.actorId })
+    .where(
+      and(
+        eq(shipmentDiscrepancies.shipmentId, shipment.id),
+        eq(shipmentDiscrepancies.itemId, e.itemId),
+        eq(shipmentDiscrepancies.kind, "missing"),
+        isNull(shipmentDiscrepancies.resolvedAt),
+      ),
+    );
+}
+
+/** Each item still travelling after a receipt has one open `missing` discrepancy. */
+async function reportMissing(ctx: TenantCtx, shipmentId: string, travelling: ContentRow[], note: string | null): Promise<void> {
+  const openMissing = new Set(
+    (
+      await db(ctx)
+        .select({ itemId: shipmentDiscrepancies.itemId })
+        .from(shipmentDiscrepancies)
+        .where(and(eq(shipmentDiscrepancies.shipmentId, shipmentId), eq(shipmentDiscrepancies.kind, "missing"), isNull(shipmentDiscrepancies.resolvedAt)))
+    ).map((r) => r.itemId),
+  );
+  for (const entry of travelling) if (!openMissing.has(entry.itemId)) await addDiscrepancy(ctx, shipmentId, entry.itemId, "missing", note);
 }
 
 // ---------------------------------------------------------------- POST /shipments/{id}/return-to-sender
@@ -585,7 +598,7 @@ export async function returnShipmentToSender(ctx: RequestCtx, id: string, input:
     }
     await settleContainers(ctx, id);
     await saveShipment(ctx, id, { status: "returned_to_sender", returnedAt: ctx.nowIso, openException: null });
-    await addEvent(ctx, id, "returned_to_sender", reason, { itemIds: travelling.map((e) => e.itemId), exception: shipment.openException });
+    await appendEvent(ctx, shipmentEvents, id, "returned_to_sender", reason, { itemIds: travelling.map((e) => e.itemId), exception: shipment.openException });
     return getShipment(ctx, id);
   });
 }
@@ -618,7 +631,7 @@ export async function rerouteShipment(ctx: RequestCtx, id: string, input: { dest
     const shipment = await requireShipmentInException(ctx, id, "/body/shipmentId");
     await assertNewDestination(ctx, shipment, input.destinationLocationId, "/body/destinationLocationId");
     await saveShipment(ctx, id, { destinationLocationId: input.destinationLocationId });
-    await addEvent(ctx, id, "rerouted", input.reason, {
+    await appendEvent(ctx, shipmentEvents, id, "rerouted", input.reason, {
       fromDestinationLocationId: shipment.destinationLocationId,
       toDestinationLocationId: input.destinationLocationId,
       workflowCaseId: input.workflowCaseId,
@@ -659,7 +672,7 @@ export async function acceptShipmentLoss(ctx: RequestCtx, id: string, input: { r
     await settleContainers(ctx, id);
     const stillTravelling = (await packedInShipment(ctx, id)).length > 0;
     await saveShipment(ctx, id, { status: stillTravelling ? "in_transit" : "received", openException: null, ...(stillTravelling ? {} : { receivedAt: ctx.nowIso }) });
-    await addEvent(ctx, id, "loss_accepted", input.reason, { itemIds: lostIds, exception: shipment.openException, workflowCaseId: input.workflowCaseId });
+    await appendEvent(ctx, shipmentEvents, id, "loss_accepted", input.reason, { itemIds: lostIds, exception: shipment.openException, workflowCaseId: input.workflowCaseId });
     return lostIds;
   });
 }

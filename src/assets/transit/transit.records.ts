@@ -1,22 +1,20 @@
 // What the shipment and container services share: loading, saving each record at
 // most one new version per transaction (a command touching a container three
-// times still makes one version), the history, the aggregation movements, and
-// the row → DTO mappings.
+// times still makes one version), the aggregation movements, and the row → DTO
+// mappings. The shipment's history is a platform event log (shipment_events).
 import { and, asc, count, eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import { db, readSnapshot, txScoped, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { recordMovement } from "../kernel/movements.ts";
-import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItems, shipments } from "./transit.tables.ts";
-import { NESTED_MAX, type SHIPMENT_EVENT_KINDS, type ShipmentContainer } from "./transit.schemas.ts";
+import { shipmentContainers, shipmentDiscrepancies, shipmentItems, shipments } from "./transit.tables.ts";
+import { NESTED_MAX, type ShipmentContainer } from "./transit.schemas.ts";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type ContainerRow = typeof shipmentContainers.$inferSelect;
 export type ContentRow = typeof shipmentItems.$inferSelect;
 export type DiscrepancyRow = typeof shipmentDiscrepancies.$inferSelect;
-export type EventRow = typeof shipmentEvents.$inferSelect;
-export type ShipmentEventKind = (typeof SHIPMENT_EVENT_KINDS)[number];
 
 // ---------------------------------------------------------------- DTOs
 
@@ -96,10 +94,6 @@ export function toDiscrepancyDto(r: DiscrepancyRow) {
     resolvedAt: r.resolvedAt,
     resolvedBy: r.resolvedBy,
   };
-}
-
-export function toEventDto(r: EventRow) {
-  return { id: r.id, kind: r.kind as ShipmentEventKind, actorId: r.actorId, recordedAt: r.recordedAt, reason: r.reason, data: r.data };
 }
 
 // ---------------------------------------------------------------- loading
@@ -230,11 +224,6 @@ export async function saveContainer(ctx: TenantCtx, id: string, patch: Partial<C
 /** Marks a record created in this transaction as already at its version. */
 export function markSaved(ctx: TenantCtx, kind: "s" | "c", id: string): void {
   saved(ctx).add(`${kind}:${id}`);
-}
-
-/** One line of the shipment's history, by the context's actor now. */
-export async function addEvent(ctx: TenantCtx, shipmentId: string, kind: ShipmentEventKind, reason: string | null, data: Record<string, unknown>): Promise<void> {
-  await writer(ctx).insert(shipmentEvents).values({ id: ctx.deps.newId(), shipmentId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
 }
 
 // ---------------------------------------------------------------- aggregation movements

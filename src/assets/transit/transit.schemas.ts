@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter } from "../../platform/paging/paging.ts";
 import { CONDITIONS } from "../kernel/item.schemas.ts";
-import { CONTAINER_KINDS, CONTAINER_STATES, EXCEPTION_KINDS, SHIPMENT_STATES } from "./transit.states.ts";
+import { CONTAINER_KINDS, CONTAINER_STATES, EXCEPTION_KINDS, SHIPMENT_EVENT_KINDS, SHIPMENT_STATES } from "./transit.states.ts";
 
 /** Items or containers one command names, at most (contract §12 batch writes). */
 export const BATCH_MAX = 100;
@@ -132,23 +132,6 @@ export const ShipmentDiscrepancy = z
     resolvedBy: z.string().nullable(),
   })
   .openapi("ShipmentDiscrepancy");
-
-export const SHIPMENT_EVENT_KINDS = [
-  "created",
-  "container_added",
-  "packed",
-  "repacked",
-  "unpacked",
-  "dispatched",
-  "handed_off",
-  "resumed",
-  "exception",
-  "received",
-  "returned_to_sender",
-  // Exception resolutions applied by workflow cases.
-  "rerouted",
-  "loss_accepted",
-] as const;
 
 export const ShipmentEvent = z
   .object({

@@ -5,6 +5,24 @@ import { AppError } from "../../platform/errors/app-error.ts";
 export const SHIPMENT_STATES = ["draft", "dispatched", "in_transit", "exception", "received", "returned_to_sender"] as const;
 export type ShipmentState = (typeof SHIPMENT_STATES)[number];
 
+/** The steps a shipment's history records (shipment_events.kind). */
+export const SHIPMENT_EVENT_KINDS = [
+  "created",
+  "container_added",
+  "packed",
+  "repacked",
+  "unpacked",
+  "dispatched",
+  "handed_off",
+  "resumed",
+  "exception",
+  "received",
+  "returned_to_sender",
+  // Exception resolutions applied by workflow cases.
+  "rerouted",
+  "loss_accepted",
+] as const;
+
 export const CONTAINER_STATES = ["open", "packed", "unpacked"] as const;
 export type ContainerState = (typeof CONTAINER_STATES)[number];
 

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { locations } from "../locations/locations.tables.ts";
+import { SHIPMENT_EVENT_KINDS } from "./transit.states.ts";
 
 /**
  * A shipment of items from an origin to a destination location (contract §9:
@@ -150,18 +152,8 @@ export const shipmentDiscrepancies = sqliteTable(
 );
 
 /** The shipment's history (and its containers'): who, when, what, why. */
-export const shipmentEvents = sqliteTable(
+export const shipmentEvents = eventLogTable(
   "shipment_events",
-  {
-    id: text("id").primaryKey(),
-    shipmentId: text("shipment_id")
-      .notNull()
-      .references(() => shipments.id),
-    kind: text("kind").notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  },
-  (t) => [index("shipment_events_shipment_idx").on(t.shipmentId, t.recordedAt, t.id)],
+  { shipmentId: text("shipment_id").notNull().references(() => shipments.id) },
+  { index: "shipment_events_shipment_idx", kinds: SHIPMENT_EVENT_KINDS },
 );

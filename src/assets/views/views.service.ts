@@ -81,7 +81,7 @@ function checkValues(surface: Surface, query: Record<string, unknown>, path: str
 export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
   const filters = new FilterSet().add("surface", q.surface, (v) => inArray(savedViews.surface, v));
   // The caller's own views only: always applied, never echoed.
-  return listByUpdate(ctx, "GET /saved-views", savedViews, q, filters, toSavedViewDto, eq(savedViews.userId, ctx.actorId));
+  return listByUpdate(ctx, savedViews, q, filters, toSavedViewDto, eq(savedViews.userId, ctx.actorId));
 }
 
 export async function getSavedView(ctx: RequestCtx, id: string) {

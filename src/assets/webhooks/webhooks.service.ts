@@ -66,7 +66,7 @@ async function outboxEnd(ctx: TenantCtx): Promise<number> {
 // ---------------------------------------------------------------- reads
 
 export async function listWebhooks(ctx: RequestCtx, q: z.output<typeof ListWebhooksQuery>) {
-  return listByUpdate(ctx, "GET /webhooks", webhookEndpoints, q, new FilterSet(), toEndpointDto);
+  return listByUpdate(ctx, webhookEndpoints, q, new FilterSet(), toEndpointDto);
 }
 
 export async function listWebhookDeliveries(ctx: RequestCtx, endpointId: string, q: z.output<typeof ListWebhookDeliveriesQuery>) {
@@ -76,7 +76,6 @@ export async function listWebhookDeliveries(ctx: RequestCtx, endpointId: string,
     ctx,
     {
       // The endpoint is part of the route the cursor is bound to: a cursor of one endpoint's history is refused on another's.
-      route: `GET /webhooks/${endpointId}/deliveries`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,

@@ -11,6 +11,13 @@ export const RECORD_TYPES = ["item", "checkout", "agreement", "work_order", "war
 const Reason = freeText(1000, { multiline: true });
 const typeList = WORKFLOW_TYPES.join(", ");
 
+/** A list that has a first element, as zod's unions take their members. */
+function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error("the workflow registry lists no operation");
+  return [first, ...rest];
+}
+
 /** One strict body per registered type, told apart by `type`. */
 const proposals = OPERATIONS.map((o) =>
   z
@@ -23,7 +30,7 @@ const proposals = OPERATIONS.map((o) =>
 );
 
 export const CreateWorkflowCase = z
-  .discriminatedUnion("type", proposals as unknown as [(typeof proposals)[number], ...(typeof proposals)[number][]], {
+  .discriminatedUnion("type", nonEmpty(proposals), {
     error: (issue) => {
       if (issue.code !== "invalid_union") return undefined;
       return `must be one of ${typeList}`;

@@ -90,7 +90,7 @@ export async function listCases(ctx: RequestCtx, q: z.output<typeof ListWorkflow
     .add("state", q.state, (v) => inArray(workflowCases.state, v))
     .add("type", q.type, (v) => inArray(workflowCases.type, v))
     .add("createdBy", q.createdBy, (v) => eq(workflowCases.createdBy, v));
-  return listByUpdate(ctx, "GET /workflow-cases", workflowCases, q, filters, (r) => toCaseDto(ctx, r), visibleTo(ctx));
+  return listByUpdate(ctx, workflowCases, q, filters, (r) => toCaseDto(ctx, r), visibleTo(ctx));
 }
 
 export async function getCase(ctx: RequestCtx, id: string): Promise<CaseDetailDto> {

@@ -1,4 +1,5 @@
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { eventLogTable } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
 
@@ -36,22 +37,15 @@ export const workflowCases = sqliteTable(
 );
 
 /** The case's durable history: every state change and every refused approval, append-only. */
-export const workflowCaseHistory = sqliteTable(
+export const workflowCaseHistory = eventLogTable(
   "workflow_case_history",
+  { caseId: text("case_id").notNull().references(() => workflowCases.id) },
   {
-    id: text("id").primaryKey(),
-    caseId: text("case_id")
-      .notNull()
-      .references(() => workflowCases.id),
+    index: "workflow_case_history_case_idx",
+    kinds: ["created", "approved", "rejected", "approval_failed"],
     /** The case's version once this entry was written. */
-    version: integer("version").notNull(),
-    kind: text("kind", { enum: ["created", "approved", "rejected", "approval_failed"] }).notNull(),
-    actorId: text("actor_id").notNull(),
-    recordedAt: text("recorded_at").notNull(),
-    reason: text("reason"),
-    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    columns: { version: integer("version").notNull() },
   },
-  (t) => [index("workflow_case_history_case_idx").on(t.caseId, t.recordedAt, t.id)],
 );
 
 /** Warranty claims raised by approved `warranty_claim` cases. */

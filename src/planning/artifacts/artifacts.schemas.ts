@@ -1,19 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
-import { ARTIFACT_CLASSIFICATIONS, ARTIFACT_SCAN_STATES } from "./artifacts.tables.ts";
+import { CLASSIFICATIONS, SCAN_STATES } from "../../platform/stored-files/states.ts";
 
 export const ArtifactParams = z.strictObject({ artifactId: Id });
 
 /** The text parts of the upload form (the `file` part is read as a stream). */
 export const ArtifactUploadFields = z.strictObject({
-  classification: z.enum(ARTIFACT_CLASSIFICATIONS),
+  classification: z.enum(CLASSIFICATIONS),
   planningRecordId: Id.optional().openapi({ description: "A record of this project the file belongs to" }),
 });
 
 export const ArtifactUploadForm = z
   .object({
     file: z.string().openapi({ type: "string", format: "binary", description: "The file, with its filename and Content-Type" }),
-    classification: z.enum(ARTIFACT_CLASSIFICATIONS),
+    classification: z.enum(CLASSIFICATIONS),
     planningRecordId: Id.optional(),
   })
   .openapi("ArtifactUploadForm");
@@ -27,13 +27,13 @@ export const Artifact = z
     id: Id,
     projectId: Id,
     planningRecordId: Id.nullable(),
-    classification: z.enum(ARTIFACT_CLASSIFICATIONS),
+    classification: z.enum(CLASSIFICATIONS),
     fileName: z.string(),
     size: z.number().int(),
     mediaType: z.string().openapi({ description: "The declared Content-Type of the file part" }),
     sniffedType: z.string().openapi({ description: "What the file's first bytes say it is" }),
     sha256: z.string().openapi({ description: "Hex SHA-256 of the plaintext" }),
-    scanState: z.enum(ARTIFACT_SCAN_STATES),
+    scanState: z.enum(SCAN_STATES),
     scanFinding: z.string().nullable(),
     reviewedBy: z.string().nullable(),
     reviewedAt: Timestamp.nullable(),

@@ -1,14 +1,16 @@
-// Protected project files: uploaded through the service (multipart, streamed and
-// encrypted into the content store like AMS evidence, platform/blobs), read back
-// only through the authorized proxy once a reviewer cleared them.
+// Protected project files: stored files (platform/stored-files) uploaded through the
+// service (multipart, streamed and encrypted into the content store like AMS
+// evidence), read back only through the authorized proxy once a reviewer cleared
+// them. Their history is the planning audit.
 import type { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import type { Staged } from "../../platform/http/define-route.ts";
 import { AppError } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
-import { openEncryptedBlob, stageEncryptedUpload, type StagedUpload, storedFileColumns } from "../../platform/blobs/encrypted-upload.ts";
-import { typeMismatch } from "../../platform/blobs/sniff.ts";
+import { stageEncryptedUpload, type StagedUpload } from "../../platform/stored-files/upload.ts";
+import { newStoredFile, openCleanFile, reviewStoredFile, storedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
+import { typeMismatch } from "../../platform/stored-files/sniff.ts";
 import { recordAudit } from "../audit/audit.service.ts";
 import { requireProjectAccess } from "../projects/projects.service.ts";
 import { requireRecord } from "../collections/collections.service.ts";
@@ -19,29 +21,16 @@ import { ArtifactUploadFields, type ReviewArtifact } from "./artifacts.schemas.t
 type ArtifactRow = typeof planningArtifacts.$inferSelect;
 export type StagedArtifact = StagedUpload<z.output<typeof ArtifactUploadFields>>;
 
-/** Scan moves (contract §9): only a pending file is decided. */
-const FROM_PENDING = new Set(["clean", "quarantined", "failed"]);
+/** Artifacts as stored files: sniffed at upload, no scan pass; only a pending file is reviewed. */
+const ARTIFACT_FILES: StoredFileKind<typeof planningArtifacts> = {
+  purpose: "artifact",
+  table: planningArtifacts,
+  lockedDetail: (state) => `the artifact is ${state}; only a clean artifact can be read`,
+  notReviewable: (from) => new AppError("state_conflict", `the artifact is ${from}; only a pending artifact is reviewed`, { extras: { currentState: from } }),
+};
 
 export function toArtifactDto(r: ArtifactRow) {
-  return {
-    id: r.id,
-    projectId: r.projectId,
-    planningRecordId: r.planningRecordId,
-    classification: r.classification,
-    fileName: r.fileName,
-    size: r.size,
-    mediaType: r.declaredType,
-    sniffedType: r.sniffedType,
-    sha256: r.sha256,
-    scanState: r.scanState,
-    scanFinding: r.scanFinding,
-    reviewedBy: r.reviewedBy,
-    reviewedAt: r.reviewedAt,
-    reviewReason: r.reviewReason,
-    createdBy: r.createdBy,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
+  return { id: r.id, projectId: r.projectId, planningRecordId: r.planningRecordId, ...storedFileDto(r), updatedAt: r.updatedAt };
 }
 
 /**
@@ -62,18 +51,9 @@ export async function createArtifact(ctx: RequestCtx, projectId: string, staged:
     if (planningRecordId) await requireRecord(ctx, projectId, COLLECTIONS, planningRecordId, "/body/planningRecordId");
     const finding = typeMismatch(staged.declaredType, staged.sniffedType) ?? null;
     const row: ArtifactRow = {
-      ...storedFileColumns(staged),
+      ...newStoredFile(ctx, staged, classification, { scanState: finding ? "quarantined" : "pending", scanFinding: finding }),
       projectId,
       planningRecordId: planningRecordId ?? null,
-      classification,
-      scanState: finding ? "quarantined" : "pending",
-      scanFinding: finding,
-      reviewedBy: null,
-      reviewedAt: null,
-      reviewReason: null,
-      createdAt: ctx.nowIso,
-      updatedAt: ctx.nowIso,
-      createdBy: ctx.actorId,
     };
     await writer(ctx).insert(planningArtifacts).values(row);
     await recordAudit(ctx, { projectId, recordType: "artifact", recordId: row.id, action: "uploaded", data: { size: row.size, sha256: row.sha256, mediaType: row.declaredType, classification, scanState: row.scanState } });
@@ -97,28 +77,20 @@ async function loadVisible(ctx: RequestCtx, id: string): Promise<ArtifactRow> {
 
 /** GET /artifacts/{artifactId}/content: the decrypted bytes of a clean file (423 otherwise); the download is audited first. */
 export async function openArtifactContent(ctx: RequestCtx, id: string) {
-  const row = await withTx(ctx, async (ctx) => {
-    const r = await loadVisible(ctx, id);
-    if (r.scanState !== "clean") throw new AppError("evidence_locked", `the artifact is ${r.scanState}; only a clean artifact can be read`);
-    await recordAudit(ctx, { projectId: r.projectId, recordType: "artifact", recordId: r.id, action: "downloaded", data: { size: r.size } });
-    return r;
-  });
-  const content = await openEncryptedBlob(ctx, { purpose: "artifact", id: row.id, storageKey: row.storageKey, envelope: row.envelope });
+  const { row, content } = await openCleanFile(
+    ctx,
+    ARTIFACT_FILES,
+    (ctx) => loadVisible(ctx, id),
+    (ctx, r) => recordAudit(ctx, { projectId: r.projectId, recordType: "artifact", recordId: r.id, action: "downloaded", data: { size: r.size } }),
+  );
   return { artifact: toArtifactDto(row), content };
 }
 
 /** POST /artifacts/{artifactId}/review: a reviewer other than the uploader clears or quarantines a pending file. */
 export async function reviewArtifact(ctx: RequestCtx, id: string, input: z.output<typeof ReviewArtifact>) {
   return withTx(ctx, async (ctx) => {
-    const row = await loadVisible(ctx, id);
-    if (row.createdBy === ctx.actorId) throw new AppError("maker_cannot_decide", "you uploaded this file; another reviewer must decide it");
-    const to = input.decision === "clean" ? ("clean" as const) : ("quarantined" as const);
-    if (row.scanState !== "pending" || !FROM_PENDING.has(to)) {
-      throw new AppError("state_conflict", `the artifact is ${row.scanState}; only a pending artifact is reviewed`, { extras: { currentState: row.scanState } });
-    }
-    const change = { scanState: to, reviewedBy: ctx.actorId, reviewedAt: ctx.nowIso, reviewReason: input.reason || null, updatedAt: ctx.nowIso };
-    await writer(ctx).update(planningArtifacts).set(change).where(eq(planningArtifacts.id, id));
-    await recordAudit(ctx, { projectId: row.projectId, recordType: "artifact", recordId: id, action: "reviewed", data: { decision: input.decision, from: row.scanState, to } });
-    return toArtifactDto({ ...row, ...change });
+    const { row, from, to } = await reviewStoredFile(ctx, ARTIFACT_FILES, await loadVisible(ctx, id), input);
+    await recordAudit(ctx, { projectId: row.projectId, recordType: "artifact", recordId: id, action: "reviewed", data: { decision: input.decision, from, to } });
+    return toArtifactDto(row);
   });
 }

@@ -1,7 +1,8 @@
 // The one write path of the planning audit trail. Called inside the write's own
 // transaction, so a write and its audit row commit or roll back together.
 import { and, asc, eq } from "drizzle-orm";
-import { db, writer } from "../../platform/db/transactions.ts";
+import { db } from "../../platform/db/transactions.ts";
+import { appendEntry } from "../../platform/db/history.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { planningAudit } from "./audit.tables.ts";
 
@@ -15,10 +16,9 @@ export interface AuditEntry {
   data?: Record<string, unknown>;
 }
 
+/** One audit row: a new id, the context's actor and server time (appendEntry), in its open transaction. */
 export async function recordAudit(ctx: TenantCtx, e: AuditEntry): Promise<void> {
-  await writer(ctx)
-    .insert(planningAudit)
-    .values({ id: ctx.deps.newId(), projectId: e.projectId, recordType: e.recordType, recordId: e.recordId, action: e.action, actorId: ctx.actorId, recordedAt: ctx.nowIso, data: e.data ?? {} });
+  await appendEntry(ctx, planningAudit, { projectId: e.projectId, recordType: e.recordType, recordId: e.recordId, action: e.action, data: e.data ?? {} });
 }
 
 /** A record's audit trail, oldest first (for tests and read models). */

@@ -88,7 +88,7 @@ export function nextUpdatedAt(previous: string, nowIso: string): string {
 
 async function loadRow(q: Querier, type: CanonicalType, id: string): Promise<AnyRow | undefined> {
   const table = TABLES[type];
-  return (await (q as unknown as Querier).select().from(table as typeof canonicalEvents).where(eq(table.id, id)))[0] as AnyRow | undefined;
+  return (await q.select().from(table as typeof canonicalEvents).where(eq(table.id, id)))[0] as AnyRow | undefined;
 }
 
 /** The event a canonical record belongs to (an event belongs to itself) and its token, or null when there is no such record. */
@@ -149,7 +149,7 @@ async function checkRecord(ctx: TenantCtx, type: CanonicalType, next: Record<str
 }
 
 async function insertCanonical(ctx: TenantCtx, type: CanonicalType, eventId: string | null, data: Record<string, unknown>, path: string): Promise<AnyRow> {
-  const row = {
+  const row: Record<string, unknown> = {
     id: ctx.deps.newId(),
     ...(type === "event" ? { status: "draft", venue: null } : { eventId, description: null }),
     ...(type === "inclusion" ? { tierId: null } : {}),
@@ -160,17 +160,17 @@ async function insertCanonical(ctx: TenantCtx, type: CanonicalType, eventId: str
     updatedAt: ctx.nowIso,
     createdBy: ctx.actorId,
     updatedBy: ctx.actorId,
-  } as unknown as AnyRow;
-  await checkRecord(ctx, type, row as unknown as Record<string, unknown>, path);
+  };
+  await checkRecord(ctx, type, row, path);
   await writer(ctx).insert(TABLES[type] as typeof canonicalEvents).values(row as EventRow);
-  return row;
+  return row as AnyRow;
 }
 
 /** Writes `data` onto the record as its next state; the caller has checked the expected timestamp. */
 async function updateCanonical(ctx: TenantCtx, type: CanonicalType, row: AnyRow, data: Record<string, unknown>, path: string): Promise<AnyRow> {
   const set = { ...columnsOf(data), updatedAt: nextUpdatedAt(row.updatedAt, ctx.nowIso), updatedBy: ctx.actorId };
   const next = { ...row, ...set } as AnyRow;
-  await checkRecord(ctx, type, next as unknown as Record<string, unknown>, path);
+  await checkRecord(ctx, type, next, path);
   const table = TABLES[type];
   await writer(ctx).update(table as typeof canonicalEvents).set(set).where(eq(table.id, row.id));
   return next;

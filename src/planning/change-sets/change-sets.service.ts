@@ -51,7 +51,7 @@ async function loadChangeSet(ctx: RequestCtx, projectId: string, id: string): Pr
 export async function listChangeSets(ctx: RequestCtx, projectId: string, q: z.output<typeof ListChangeSetsQuery>) {
   await requireProjectAccess(ctx, projectId, "view");
   const filters = new FilterSet().add("state", q.state, (v) => inArray(planningChangeSets.state, v));
-  return listByUpdate(ctx, `GET /projects/${projectId}/change-sets`, planningChangeSets, q, filters, toChangeSetDto, eq(planningChangeSets.projectId, projectId));
+  return listByUpdate(ctx, planningChangeSets, q, filters, toChangeSetDto, eq(planningChangeSets.projectId, projectId));
 }
 
 /** The state each audited action of a change set leads to (its state history is its audit trail). */

@@ -50,7 +50,6 @@ export async function listRecords(ctx: RequestCtx, collection: CollectionName, p
   const filters = new FilterSet().add("state", q.state, (v) => inArray(planningRecords.state, v));
   return listByUpdate(
     ctx,
-    `GET /projects/${projectId}/${collection}`,
     planningRecords,
     q,
     filters,

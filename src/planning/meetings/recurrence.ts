@@ -80,9 +80,10 @@ function untilOf(value: string): Date {
 export function parseRule(value: string): Rule {
   const parts = new Map<string, string>();
   for (const p of value.split(";")) {
-    const m = /^([A-Z]+)=([A-Za-z0-9,+-]+)$/.exec(p);
-    if (!m) refuse(`"${p}" is not a NAME=VALUE rule part`);
-    const [, name, v] = m as unknown as [string, string, string];
+    const m = /^([A-Z]+)=([A-Za-z0-9,+-]+)$/.exec(p) ?? refuse(`"${p}" is not a NAME=VALUE rule part`);
+    // Both groups are required by the pattern: a match has them.
+    const name = m[1]!;
+    const v = m[2]!;
     if (parts.has(name)) refuse(`${name} appears more than once`);
     if (UNSUPPORTED.has(name)) refuse(`${name} is not supported for meetings (a series keeps its start's time of day)`);
     if (!COMMON.includes(name) && !["BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS"].includes(name)) refuse(`${name} is not an RFC 5545 rule part`);

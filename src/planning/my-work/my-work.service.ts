@@ -18,12 +18,11 @@ import { planningChangeSets } from "../change-sets/change-sets.tables.ts";
 import type { MyWorkQuery } from "./my-work.schemas.ts";
 
 type Kind = "task" | "requirement" | "review" | "meeting";
-const ROUTE = "GET /my-work";
 
 export async function listMyWork(ctx: RequestCtx, q: z.output<typeof MyWorkQuery>) {
   const filters = new FilterSet().add("kind", q.kind);
   const kinds = new Set<Kind>(q.kind && q.kind.length > 0 ? q.kind : ["task", "requirement", "review", "meeting"]);
-  const pos = q.cursor ? decodeCursor(ctx, ROUTE, filters.applied, q.cursor) : undefined;
+  const pos = q.cursor ? decodeCursor(ctx, filters.applied, q.cursor) : undefined;
   const me = ctx.actorId;
 
   const recordKinds: SQL[] = [];
@@ -92,7 +91,7 @@ export async function listMyWork(ctx: RequestCtx, q: z.output<typeof MyWorkQuery
   const last = page[page.length - 1];
   return {
     items: page,
-    nextCursor: merged.length > q.limit && last ? encodeCursor(ctx, ROUTE, filters.applied, { t: last.updatedAt, i: last.id }) : null,
+    nextCursor: merged.length > q.limit && last ? encodeCursor(ctx, filters.applied, { t: last.updatedAt, i: last.id }) : null,
     limit: q.limit,
     total: Number(recordTotal[0]?.n ?? 0) + Number(setTotal[0]?.n ?? 0),
     asOf: ctx.deps.clock.now().toISOString(),

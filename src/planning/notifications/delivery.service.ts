@@ -24,7 +24,7 @@ import { OPEN_ATTEMPT_STATES, cancelDeliveriesWhere, type CancelReason } from ".
 import { discordSend, sendEmail, telegramSend, type SendOutcome } from "./notifications.providers.ts";
 import { maskEmail, openLocator } from "./notifications.vault.ts";
 import { locatorKindOf, memberEmail, revokeBindingOf, type BindingRow } from "./channels.service.ts";
-import { readReminderSchedule, reminderContent } from "./reminder-schedule.ts";
+import { readReminderSchedule, reminderContent, type ScheduledReminder } from "./reminder-schedule.ts";
 import {
   planningChannelBindings,
   planningNotificationOutbox,
@@ -81,11 +81,30 @@ export interface FanOutCounts {
 export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
   const counts: FanOutCounts = { derived: 0, revived: 0, cancelled: 0 };
   const schedule = await readReminderSchedule(ctx);
-  const from = new Date(ctx.now.getTime() - LATE_GRACE_MS).toISOString();
-  const until = new Date(ctx.now.getTime() + FANOUT_HORIZON_MS).toISOString();
-  const openOf = (reminderId: string) => eq(planningReminderDeliveries.reminderId, reminderId);
-
+  const window: FanOutWindow = {
+    from: new Date(ctx.now.getTime() - LATE_GRACE_MS).toISOString(),
+    until: new Date(ctx.now.getTime() + FANOUT_HORIZON_MS).toISOString(),
+  };
   // Only reminders in the window, or with open rows to re-check, cost a transaction.
+  const { withOpenRows, withOpenAttempts } = await remindersWithOpenWork(ctx);
+  for (const r of schedule) {
+    const inWindow = !r.projectClosed && !r.terminal && r.dueAt !== null && r.dueAt > window.from && r.dueAt <= window.until;
+    if (!inWindow && !withOpenRows.has(r.reminderId) && !((r.projectClosed || r.terminal) && withOpenAttempts.has(r.reminderId))) continue;
+    await withTx(ctx, (ctx) => fanOutReminder(ctx, r, window, counts));
+  }
+  return counts;
+}
+
+/** Send times a pass derives reminders for: after `from` (LATE_GRACE_MS ago), up to `until` (FANOUT_HORIZON_MS ahead). */
+interface FanOutWindow {
+  from: string;
+  until: string;
+}
+
+type DesiredDelivery = { userId: string; channel: PersonalChannel; identityVersion: number };
+
+/** Reminders with scheduled rows, and reminders with open attempts (a closed project or a terminal record cancels them). */
+async function remindersWithOpenWork(ctx: TenantCtx): Promise<{ withOpenRows: Set<string>; withOpenAttempts: Set<string> }> {
   const withOpenRows = new Set(
     (
       await db(ctx)
@@ -102,71 +121,82 @@ export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
         .where(inArray(planningNotificationOutbox.state, [...OPEN_ATTEMPT_STATES]))
     ).map((x) => x.id),
   );
-  for (const r of schedule) {
-    const inWindow = !r.projectClosed && !r.terminal && r.dueAt !== null && r.dueAt > from && r.dueAt <= until;
-    if (!inWindow && !withOpenRows.has(r.reminderId) && !((r.projectClosed || r.terminal) && withOpenAttempts.has(r.reminderId))) continue;
-    await withTx(ctx, async (ctx) => {
-      if (r.projectClosed) {
-        counts.cancelled += await cancelDeliveriesWhere(ctx, openOf(r.reminderId), "project_closed");
-        return;
-      }
-      if (r.terminal) {
-        counts.cancelled += await cancelDeliveriesWhere(ctx, openOf(r.reminderId), "terminal_work_state");
-        return;
-      }
-      const existing = await db(ctx).select().from(planningReminderDeliveries).where(eq(planningReminderDeliveries.reminderId, r.reminderId));
-      const desired = new Map<string, { userId: string; channel: PersonalChannel; identityVersion: number }>();
-      if (r.dueAt && r.dueAt > from && r.dueAt <= until) {
-        for (const userId of r.recipients) desired.set(logicalKey(r.reminderId, r.dueAt, userId, "email", 0), { userId, channel: "email", identityVersion: 0 });
-        if (r.recipients.length > 0) {
-          const bindings = await db(ctx)
-            .select()
-            .from(planningChannelBindings)
-            .where(and(eq(planningChannelBindings.projectId, r.projectId), eq(planningChannelBindings.readiness, "ready"), inArray(planningChannelBindings.userId, r.recipients)));
-          for (const b of bindings) {
-            if (!b.reminders) continue;
-            desired.set(logicalKey(r.reminderId, r.dueAt, b.userId, b.channel, b.identityVersion), { userId: b.userId, channel: b.channel, identityVersion: b.identityVersion });
-          }
-        }
-      }
-      // Stale: scheduled rows this pass no longer derives (a replaced deadline, a lost binding or preference, a recipient who left).
-      for (const row of existing) {
-        if (row.state !== "scheduled" || desired.has(row.logicalKey)) continue;
-        const reason: CancelReason = row.dueAt !== r.dueAt ? "deadline_replaced" : "no_longer_eligible";
-        counts.cancelled += await cancelDeliveriesWhere(ctx, eq(planningReminderDeliveries.id, row.id), reason);
-      }
-      const byKey = new Map(existing.map((row) => [row.logicalKey, row]));
-      for (const [key, d] of desired) {
-        const row = byKey.get(key);
-        if (row) {
-          // The cause of a cancellation went away before the time came (a deadline moved back, a preference turned on again).
-          if (row.state === "cancelled" && row.dueAt > ctx.nowIso) {
-            await writer(ctx).update(planningReminderDeliveries).set({ state: "scheduled", cancelReason: null, updatedAt: ctx.nowIso }).where(eq(planningReminderDeliveries.id, row.id));
-            counts.revived++;
-          }
-          continue;
-        }
-        await writer(ctx)
-          .insert(planningReminderDeliveries)
-          .values({
-            id: ctx.deps.newId(),
-            projectId: r.projectId,
-            reminderId: r.reminderId,
-            recipientUserId: d.userId,
-            channel: d.channel,
-            identityVersion: d.identityVersion,
-            logicalKey: key,
-            dueAt: r.dueAt!,
-            state: "scheduled",
-            cancelReason: null,
-            createdAt: ctx.nowIso,
-            updatedAt: ctx.nowIso,
-          });
-        counts.derived++;
-      }
-    });
+  return { withOpenRows, withOpenAttempts };
+}
+
+/** One reminder, in its own transaction: its open work cancelled when it is over, else its rows brought in line with the schedule. */
+async function fanOutReminder(ctx: TenantCtx, r: ScheduledReminder, window: FanOutWindow, counts: FanOutCounts): Promise<void> {
+  const openOf = eq(planningReminderDeliveries.reminderId, r.reminderId);
+  if (r.projectClosed) {
+    counts.cancelled += await cancelDeliveriesWhere(ctx, openOf, "project_closed");
+    return;
   }
-  return counts;
+  if (r.terminal) {
+    counts.cancelled += await cancelDeliveriesWhere(ctx, openOf, "terminal_work_state");
+    return;
+  }
+  const existing = await db(ctx).select().from(planningReminderDeliveries).where(eq(planningReminderDeliveries.reminderId, r.reminderId));
+  const desired = await desiredDeliveries(ctx, r, window);
+  // Stale: scheduled rows this pass no longer derives (a replaced deadline, a lost binding or preference, a recipient who left).
+  for (const row of existing) {
+    if (row.state !== "scheduled" || desired.has(row.logicalKey)) continue;
+    const reason: CancelReason = row.dueAt !== r.dueAt ? "deadline_replaced" : "no_longer_eligible";
+    counts.cancelled += await cancelDeliveriesWhere(ctx, eq(planningReminderDeliveries.id, row.id), reason);
+  }
+  const byKey = new Map(existing.map((row) => [row.logicalKey, row]));
+  for (const [key, d] of desired) {
+    const row = byKey.get(key);
+    if (row) {
+      // The cause of a cancellation went away before the time came (a deadline moved back, a preference turned on again).
+      if (row.state === "cancelled" && row.dueAt > ctx.nowIso) {
+        await writer(ctx).update(planningReminderDeliveries).set({ state: "scheduled", cancelReason: null, updatedAt: ctx.nowIso }).where(eq(planningReminderDeliveries.id, row.id));
+        counts.revived++;
+      }
+      continue;
+    }
+    await insertDelivery(ctx, r, key, d);
+    counts.derived++;
+  }
+}
+
+/**
+ * The deliveries a reminder in the window should have, by logical key: email to
+ * every recipient, and each ready binding whose owner turned reminders on.
+ */
+async function desiredDeliveries(ctx: TenantCtx, r: ScheduledReminder, window: FanOutWindow): Promise<Map<string, DesiredDelivery>> {
+  const desired = new Map<string, DesiredDelivery>();
+  if (!(r.dueAt && r.dueAt > window.from && r.dueAt <= window.until)) return desired;
+  for (const userId of r.recipients) desired.set(logicalKey(r.reminderId, r.dueAt, userId, "email", 0), { userId, channel: "email", identityVersion: 0 });
+  if (r.recipients.length > 0) {
+    const bindings = await db(ctx)
+      .select()
+      .from(planningChannelBindings)
+      .where(and(eq(planningChannelBindings.projectId, r.projectId), eq(planningChannelBindings.readiness, "ready"), inArray(planningChannelBindings.userId, r.recipients)));
+    for (const b of bindings) {
+      if (!b.reminders) continue;
+      desired.set(logicalKey(r.reminderId, r.dueAt, b.userId, b.channel, b.identityVersion), { userId: b.userId, channel: b.channel, identityVersion: b.identityVersion });
+    }
+  }
+  return desired;
+}
+
+async function insertDelivery(ctx: TenantCtx, r: ScheduledReminder, key: string, d: DesiredDelivery): Promise<void> {
+  await writer(ctx)
+    .insert(planningReminderDeliveries)
+    .values({
+      id: ctx.deps.newId(),
+      projectId: r.projectId,
+      reminderId: r.reminderId,
+      recipientUserId: d.userId,
+      channel: d.channel,
+      identityVersion: d.identityVersion,
+      logicalKey: key,
+      dueAt: r.dueAt!,
+      state: "scheduled",
+      cancelReason: null,
+      createdAt: ctx.nowIso,
+      updatedAt: ctx.nowIso,
+    });
 }
 
 // ---------------------------------------------------------------- outbox
@@ -472,7 +502,6 @@ export async function listDeliveryHistory(ctx: RequestCtx, projectId: string, q:
   return paginate(
     ctx,
     {
-      route: `GET /projects/${projectId}/delivery-history`,
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,

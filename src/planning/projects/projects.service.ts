@@ -102,7 +102,7 @@ export { toMemberDto };
 
 export async function listProjects(ctx: RequestCtx, q: z.output<typeof ListProjectsQuery>) {
   const filters = new FilterSet().add("state", q.state, (v) => inArray(planningProjects.state, v));
-  return listByUpdate(ctx, "GET /projects", planningProjects, q, filters, toProjectDto, projectScope(ctx, db(ctx), planningProjects.id));
+  return listByUpdate(ctx, planningProjects, q, filters, toProjectDto, projectScope(ctx, db(ctx), planningProjects.id));
 }
 
 // ---------------------------------------------------------------- writes

@@ -7,7 +7,7 @@ import { and, asc, count, eq, gt, inArray, isNull, lte, or, sum, notInArray } fr
 import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
-import type { RequestCtx } from "../../platform/http/context.ts";
+import type { DeviceCtx, RequestCtx } from "../../platform/http/context.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { registerDeviceToken, revokeDeviceTokens, type DeviceCaller } from "../../platform/auth/device-token.ts";
 import { requireProjectAccess } from "../projects/projects.service.ts";
@@ -143,14 +143,14 @@ export async function nativeTokenAction(ctx: RequestCtx, projectId: string, devi
 
 // ------------------------------------------------------------------ device calls
 
-function callerOf(ctx: RequestCtx, deviceId: string): DeviceCaller {
+function callerOf(ctx: DeviceCtx, deviceId: string): DeviceCaller {
   const caller = ctx.device;
-  if (!caller || caller.deviceId !== deviceId) throw new AppError("unauthenticated", "this token does not belong to that device");
+  if (caller.deviceId !== deviceId) throw new AppError("unauthenticated", "this token does not belong to that device");
   return caller;
 }
 
 /** The calling device's record, if its token is still the current one (else 401). */
-async function requireCallingDevice(ctx: RequestCtx, deviceId: string): Promise<DeviceRow> {
+async function requireCallingDevice(ctx: DeviceCtx, deviceId: string): Promise<DeviceRow> {
   const caller = callerOf(ctx, deviceId);
   const device = (await db(ctx).select().from(smsGatewayDevices).where(eq(smsGatewayDevices.id, deviceId)))[0];
   if (!device || device.state !== "active" || device.tokenDigest !== caller.tokenDigest) {
@@ -178,7 +178,7 @@ function preflightOf(ctx: TenantCtx, d: DeviceRow) {
   };
 }
 
-export async function devicePreflight(ctx: RequestCtx, deviceId: string) {
+export async function devicePreflight(ctx: DeviceCtx, deviceId: string) {
   return preflightOf(ctx, await requireCallingDevice(ctx, deviceId));
 }
 
@@ -186,7 +186,7 @@ export async function devicePreflight(ctx: RequestCtx, deviceId: string) {
  * The device's state as it reports it. When it is eligible after this beat, jobs
  * waiting for a device (blocked_device_required) go back to `pending`.
  */
-export async function deviceHeartbeat(ctx: RequestCtx, deviceId: string, input: z.output<typeof Heartbeat>) {
+export async function deviceHeartbeat(ctx: DeviceCtx, deviceId: string, input: z.output<typeof Heartbeat>) {
   return withTx(ctx, async (ctx) => {
     const device = await requireCallingDevice(ctx, deviceId);
     const next: DeviceRow = {
@@ -243,145 +243,201 @@ async function segmentsSince(ctx: TenantCtx, since: string, deviceId?: string): 
  * never leased to two devices: the state moves to `leased` in the same
  * transaction that selects it, under the partner's write lock.
  */
-export async function leaseJobs(ctx: RequestCtx, deviceId: string, input: z.output<typeof LeaseRequest>) {
+export async function leaseJobs(ctx: DeviceCtx, deviceId: string, input: z.output<typeof LeaseRequest>) {
   const max = Math.min(input.max ?? 5, MAX_JOBS_PER_LEASE);
   return withTx(ctx, async (ctx) => {
     const device = await requireCallingDevice(ctx, deviceId);
-    const q = writer(ctx);
-    // Real lease expiry, even between sweeps: unconfirmed leases past their time go back first.
-    const lapsed = await q
-      .select()
-      .from(smsGatewayJobs)
-      .where(and(eq(smsGatewayJobs.state, "leased"), isNull(smsGatewayJobs.leaseConfirmedAt), lte(smsGatewayJobs.leaseExpiresAt, ctx.nowIso)))
-      .limit(100);
-    for (const job of lapsed) await endExpiredLease(ctx, job);
-
+    await returnLapsedLeases(ctx);
     const e = eligibility(ctx, device);
-    if (e.code !== null) {
-      if (!(await anotherEligibleDevice(ctx, device.id))) {
-        const waiting = await q.select().from(smsGatewayJobs).where(eq(smsGatewayJobs.state, "pending")).limit(500);
-        for (const job of waiting) await moveJob(ctx, job, "blocked_device_required", e.code);
-      }
-      ctx.deps.log.info("sms lease refused", { partnerId: ctx.partnerId, deviceId, code: e.code });
-      return { jobs: [], blocked: { code: e.code, detail: e.detail }, retryAfterSeconds: null };
-    }
-
-    // A job whose binding changed (another identity, a cancelling event, consent withdrawn) is cancelled, never handed out.
-    const bindings = new Map<string, SmsBindingRow | null>();
-    const stillBound = async (job: SmsJobRow) => {
-      if (await bindingAllows(ctx, job, bindings)) return true;
-      await cancelJob(ctx, job, "binding_changed");
-      return false;
-    };
+    if (e.code !== null) return refuseLease(ctx, device, e);
+    const stillBound = bindingCheck(ctx);
     const handed: SmsJobRow[] = [];
-    const held = await q
-      .select()
-      .from(smsGatewayJobs)
-      .where(and(eq(smsGatewayJobs.state, "leased"), eq(smsGatewayJobs.leasedDeviceId, device.id), isNull(smsGatewayJobs.leaseConfirmedAt)))
-      .orderBy(asc(smsGatewayJobs.createdAt));
-    for (const job of held) if (await stillBound(job)) handed.push(job);
+    for (const job of await heldLeases(ctx, device.id)) if (await stillBound(job)) handed.push(job);
+    const round: LeaseRound = { handed, ...(await leaseAllowance(ctx, device)), blocked: null, retryAfterSeconds: null };
     const countries = countriesOf(device, e.sim);
-    const minuteAgo = addSeconds(ctx.nowIso, -60);
-    const dayAgo = addSeconds(ctx.nowIso, -24 * 3600);
-    const deviceMinute = await segmentsSince(ctx, minuteAgo, device.id);
-    const partnerMinute = await segmentsSince(ctx, minuteAgo);
-    const deviceDay = await segmentsSince(ctx, dayAgo, device.id);
-    const partnerDay = await segmentsSince(ctx, dayAgo);
-    let sendsLeft = Math.min(device.sendsPerMinute - deviceMinute.sends, PARTNER_SENDS_PER_MINUTE - partnerMinute.sends);
-    let segmentsLeft = Math.min(device.dailySegmentCeiling - deviceDay.segments, PARTNER_DAILY_SEGMENT_CEILING - partnerDay.segments);
-    let blocked: { code: string; detail: string } | null = null;
-    let retryAfterSeconds: number | null = null;
-
-    const candidates = await q
-      .select()
-      .from(smsGatewayJobs)
-      .where(
-        or(
-          inArray(smsGatewayJobs.state, ["pending", "blocked_device_required", "blocked_policy"]),
-          and(eq(smsGatewayJobs.state, "retry_wait"), lte(smsGatewayJobs.nextAttemptAt, ctx.nowIso)),
-        ),
-      )
-      .orderBy(asc(smsGatewayJobs.createdAt), asc(smsGatewayJobs.id))
-      .limit(200);
-    for (const job of candidates) {
-      if (handed.length >= max) break;
-      if (sendsLeft <= 0) {
-        blocked = { code: "paced", detail: "the device's or the partner's sends per minute are used up" };
-        retryAfterSeconds = 60;
+    for (const job of await leaseCandidates(ctx)) {
+      if (round.handed.length >= max) break;
+      if (round.sendsLeft <= 0) {
+        round.blocked = { code: "paced", detail: "the device's or the partner's sends per minute are used up" };
+        round.retryAfterSeconds = 60;
         break;
       }
-      if (job.expiresAt <= ctx.nowIso) {
-        await moveJob(ctx, job, "expired", "job_expired");
-        continue;
-      }
-      if (!(await stillBound(job))) continue;
-      if (!countries.includes(job.countryCode)) {
-        await moveIfChanged(ctx, job, "blocked_policy", "country_not_allowed");
-        continue;
-      }
-      if (job.segments > device.maxSegmentsPerMessage) {
-        await moveIfChanged(ctx, job, "blocked_policy", "segment_limit");
-        continue;
-      }
-      if (job.segments > segmentsLeft) {
-        blocked = { code: "cost_ceiling", detail: "the device's or the partner's daily segment ceiling leaves no room for the next job" };
-        retryAfterSeconds = 3600;
-        continue;
-      }
-      if (!job.phoneCiphertext || !job.textCiphertext) {
-        await moveJob(ctx, job, "failed", "payload_missing");
-        continue;
-      }
-      const phone = decryptPhone(ctx.deps, job.id, job.phoneCiphertext);
-      const text = decryptText(ctx.deps, job.id, job.textCiphertext);
-      if (payloadDigestOf(ctx.deps, phone, text) !== job.payloadDigest) {
-        await moveJob(ctx, job, "failed", "payload_mismatch");
-        continue;
-      }
-      const leaseId = ctx.deps.newId();
-      const leaseExpiresAt = addSeconds(ctx.nowIso, LEASE_SECONDS);
-      const leased = await moveJob(ctx, job, "leased", null, { leaseId, leasedDeviceId: device.id, leaseExpiresAt, leaseConfirmedAt: null, nextAttemptAt: null });
-      await q.insert(smsGatewayAttempts).values({
-        id: ctx.deps.newId(),
-        jobId: job.id,
-        deviceId: device.id,
-        leaseId,
-        outcome: "leased",
-        segments: job.segments,
-        leasedAt: ctx.nowIso,
-        leaseExpiresAt,
-        recheckedAt: null,
-        clientMessageId: null,
-        sentAt: null,
-        deliveredAt: null,
-        failedAt: null,
-        androidResultCode: null,
-        carrierResultCode: null,
-        updatedAt: ctx.nowIso,
-      });
-      ctx.deps.log.info("sms job leased", { partnerId: ctx.partnerId, deviceId, jobId: job.id, leaseExpiresAt });
-      handed.push(leased);
-      sendsLeft--;
-      segmentsLeft -= job.segments;
+      if (!(await mayLease(ctx, job, device, countries, round, stillBound))) continue;
+      round.handed.push(await leaseJob(ctx, device, job));
+      round.sendsLeft--;
+      round.segmentsLeft -= job.segments;
     }
-    return {
-      jobs: handed.map((job) => ({
-        jobId: job.id,
-        leaseId: job.leaseId!,
-        leaseExpiresAt: job.leaseExpiresAt!,
-        phoneE164: decryptPhone(ctx.deps, job.id, job.phoneCiphertext!),
-        text: decryptText(ctx.deps, job.id, job.textCiphertext!),
-        payloadDigest: job.payloadDigest,
-        identityVersion: job.identityVersion,
-        cancellationRevision: job.cancellationRevision,
-        encoding: job.encoding,
-        segments: job.segments,
-        expiresAt: job.expiresAt,
-      })),
-      blocked,
-      retryAfterSeconds,
-    };
+    return { jobs: round.handed.map((job) => toLeasedJobDto(ctx, job)), blocked: round.blocked, retryAfterSeconds: round.retryAfterSeconds };
   });
+}
+
+/** What one lease call has handed out so far and what its pacing and ceilings still allow. */
+interface LeaseRound {
+  handed: SmsJobRow[];
+  sendsLeft: number;
+  segmentsLeft: number;
+  blocked: { code: string; detail: string } | null;
+  retryAfterSeconds: number | null;
+}
+
+/** Real lease expiry, even between sweeps: unconfirmed leases past their time go back first. */
+async function returnLapsedLeases(ctx: TenantCtx): Promise<void> {
+  const lapsed = await writer(ctx)
+    .select()
+    .from(smsGatewayJobs)
+    .where(and(eq(smsGatewayJobs.state, "leased"), isNull(smsGatewayJobs.leaseConfirmedAt), lte(smsGatewayJobs.leaseExpiresAt, ctx.nowIso)))
+    .limit(100);
+  for (const job of lapsed) await endExpiredLease(ctx, job);
+}
+
+/**
+ * The device may not take jobs: when no other device could either, the pending
+ * jobs wait for one (blocked_device_required).
+ */
+async function refuseLease(ctx: TenantCtx, device: DeviceRow, refusal: { code: string; detail: string }) {
+  if (!(await anotherEligibleDevice(ctx, device.id))) {
+    const waiting = await writer(ctx).select().from(smsGatewayJobs).where(eq(smsGatewayJobs.state, "pending")).limit(500);
+    for (const job of waiting) await moveJob(ctx, job, "blocked_device_required", refusal.code);
+  }
+  ctx.deps.log.info("sms lease refused", { partnerId: ctx.partnerId, deviceId: device.id, code: refusal.code });
+  return { jobs: [], blocked: { code: refusal.code, detail: refusal.detail }, retryAfterSeconds: null };
+}
+
+/** A job whose binding changed (another identity, a cancelling event, consent withdrawn) is cancelled, never handed out. */
+function bindingCheck(ctx: TenantCtx): (job: SmsJobRow) => Promise<boolean> {
+  const bindings = new Map<string, SmsBindingRow | null>();
+  return async (job) => {
+    if (await bindingAllows(ctx, job, bindings)) return true;
+    await cancelJob(ctx, job, "binding_changed");
+    return false;
+  };
+}
+
+/** This device's leases not yet confirmed: a retried lease call hands them out again. */
+async function heldLeases(ctx: TenantCtx, deviceId: string): Promise<SmsJobRow[]> {
+  return writer(ctx)
+    .select()
+    .from(smsGatewayJobs)
+    .where(and(eq(smsGatewayJobs.state, "leased"), eq(smsGatewayJobs.leasedDeviceId, deviceId), isNull(smsGatewayJobs.leaseConfirmedAt)))
+    .orderBy(asc(smsGatewayJobs.createdAt));
+}
+
+/** Sends left this minute and segments left today: the lower of the device's and the partner's. */
+async function leaseAllowance(ctx: TenantCtx, device: DeviceRow): Promise<{ sendsLeft: number; segmentsLeft: number }> {
+  const minuteAgo = addSeconds(ctx.nowIso, -60);
+  const dayAgo = addSeconds(ctx.nowIso, -24 * 3600);
+  const deviceMinute = await segmentsSince(ctx, minuteAgo, device.id);
+  const partnerMinute = await segmentsSince(ctx, minuteAgo);
+  const deviceDay = await segmentsSince(ctx, dayAgo, device.id);
+  const partnerDay = await segmentsSince(ctx, dayAgo);
+  return {
+    sendsLeft: Math.min(device.sendsPerMinute - deviceMinute.sends, PARTNER_SENDS_PER_MINUTE - partnerMinute.sends),
+    segmentsLeft: Math.min(device.dailySegmentCeiling - deviceDay.segments, PARTNER_DAILY_SEGMENT_CEILING - partnerDay.segments),
+  };
+}
+
+/** Jobs waiting for a device, oldest first: queued, blocked, or due for a retry. */
+async function leaseCandidates(ctx: TenantCtx): Promise<SmsJobRow[]> {
+  return writer(ctx)
+    .select()
+    .from(smsGatewayJobs)
+    .where(
+      or(
+        inArray(smsGatewayJobs.state, ["pending", "blocked_device_required", "blocked_policy"]),
+        and(eq(smsGatewayJobs.state, "retry_wait"), lte(smsGatewayJobs.nextAttemptAt, ctx.nowIso)),
+      ),
+    )
+    .orderBy(asc(smsGatewayJobs.createdAt), asc(smsGatewayJobs.id))
+    .limit(200);
+}
+
+/**
+ * May this device take the job now? A job that can never go (expired, unbound,
+ * payload missing or altered) moves to its final state; one this device's policy
+ * refuses is blocked; one over the day's segment ceiling waits (the round is
+ * marked cost_ceiling).
+ */
+async function mayLease(
+  ctx: TenantCtx,
+  job: SmsJobRow,
+  device: DeviceRow,
+  countries: string[],
+  round: LeaseRound,
+  stillBound: (job: SmsJobRow) => Promise<boolean>,
+): Promise<boolean> {
+  if (job.expiresAt <= ctx.nowIso) {
+    await moveJob(ctx, job, "expired", "job_expired");
+    return false;
+  }
+  if (!(await stillBound(job))) return false;
+  if (!countries.includes(job.countryCode)) {
+    await moveIfChanged(ctx, job, "blocked_policy", "country_not_allowed");
+    return false;
+  }
+  if (job.segments > device.maxSegmentsPerMessage) {
+    await moveIfChanged(ctx, job, "blocked_policy", "segment_limit");
+    return false;
+  }
+  if (job.segments > round.segmentsLeft) {
+    round.blocked = { code: "cost_ceiling", detail: "the device's or the partner's daily segment ceiling leaves no room for the next job" };
+    round.retryAfterSeconds = 3600;
+    return false;
+  }
+  if (!job.phoneCiphertext || !job.textCiphertext) {
+    await moveJob(ctx, job, "failed", "payload_missing");
+    return false;
+  }
+  const phone = decryptPhone(ctx.deps, job.id, job.phoneCiphertext);
+  const text = decryptText(ctx.deps, job.id, job.textCiphertext);
+  if (payloadDigestOf(ctx.deps, phone, text) !== job.payloadDigest) {
+    await moveJob(ctx, job, "failed", "payload_mismatch");
+    return false;
+  }
+  return true;
+}
+
+/** Leases the job to the device for LEASE_SECONDS and opens its attempt. */
+async function leaseJob(ctx: TenantCtx, device: DeviceRow, job: SmsJobRow): Promise<SmsJobRow> {
+  const leaseId = ctx.deps.newId();
+  const leaseExpiresAt = addSeconds(ctx.nowIso, LEASE_SECONDS);
+  const leased = await moveJob(ctx, job, "leased", null, { leaseId, leasedDeviceId: device.id, leaseExpiresAt, leaseConfirmedAt: null, nextAttemptAt: null });
+  await writer(ctx).insert(smsGatewayAttempts).values({
+    id: ctx.deps.newId(),
+    jobId: job.id,
+    deviceId: device.id,
+    leaseId,
+    outcome: "leased",
+    segments: job.segments,
+    leasedAt: ctx.nowIso,
+    leaseExpiresAt,
+    recheckedAt: null,
+    clientMessageId: null,
+    sentAt: null,
+    deliveredAt: null,
+    failedAt: null,
+    androidResultCode: null,
+    carrierResultCode: null,
+    updatedAt: ctx.nowIso,
+  });
+  ctx.deps.log.info("sms job leased", { partnerId: ctx.partnerId, deviceId: device.id, jobId: job.id, leaseExpiresAt });
+  return leased;
+}
+
+/** A leased job as the device receives it: the only place its phone number and text leave the vault. */
+function toLeasedJobDto(ctx: TenantCtx, job: SmsJobRow) {
+  return {
+    jobId: job.id,
+    leaseId: job.leaseId!,
+    leaseExpiresAt: job.leaseExpiresAt!,
+    phoneE164: decryptPhone(ctx.deps, job.id, job.phoneCiphertext!),
+    text: decryptText(ctx.deps, job.id, job.textCiphertext!),
+    payloadDigest: job.payloadDigest,
+    identityVersion: job.identityVersion,
+    cancellationRevision: job.cancellationRevision,
+    encoding: job.encoding,
+    segments: job.segments,
+    expiresAt: job.expiresAt,
+  };
 }
 
 async function moveIfChanged(ctx: TenantCtx, job: SmsJobRow, state: SmsJobRow["state"], code: string): Promise<void> {
@@ -415,7 +471,7 @@ async function loadAttempt(ctx: TenantCtx, jobId: string, deviceId: string, leas
  * delivery window it becomes sent_unconfirmed. Repeating a successful recheck
  * answers the same.
  */
-export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: string, input: z.output<typeof Recheck>) {
+export async function recheckJob(ctx: DeviceCtx, deviceId: string, jobId: string, input: z.output<typeof Recheck>) {
   return withTx(ctx, async (ctx) => {
     await requireCallingDevice(ctx, deviceId);
     let job = await loadJob(ctx, jobId);
@@ -458,7 +514,7 @@ export async function recheckJob(ctx: RequestCtx, deviceId: string, jobId: strin
  * backoff) and is tried again up to MAX_SEND_ATTEMPTS; a failure after `sent` is
  * final (the message may have reached the network: never sent twice).
  */
-export async function recordReceipt(ctx: RequestCtx, deviceId: string, jobId: string, input: z.output<typeof Receipt>) {
+export async function recordReceipt(ctx: DeviceCtx, deviceId: string, jobId: string, input: z.output<typeof Receipt>) {
   return withTx(ctx, async (ctx) => {
     await requireCallingDevice(ctx, deviceId);
     let job = await loadJob(ctx, jobId);

@@ -91,35 +91,12 @@ function rejectInput(field: string, message: string): never {
  * The answer is that disposition. Full queues are 409 policy_violation with a readable reason.
  */
 export async function enqueueSms(ctx: TenantCtx, job: SmsJobInput): Promise<{ jobId: string; state: SmsJobState; code: string | null }> {
-  if (!E164_RE.test(job.phoneE164)) rejectInput("phoneE164", "must be an E.164 number (+ and 7 to 15 digits)");
-  if (!COUNTRY_RE.test(job.countryCode)) rejectInput("countryCode", "must be an ISO 3166-1 alpha-2 code");
-  if (!LOGICAL_KEY_RE.test(job.logicalKey)) rejectInput("logicalKey", "must be 1 to 255 visible ASCII characters");
-  if (job.text.length === 0 || [...job.text].length > MAX_TEXT_CHARACTERS) rejectInput("text", `must have 1 to ${MAX_TEXT_CHARACTERS} characters`);
-  if (!Number.isInteger(job.identityVersion) || job.identityVersion < 0) rejectInput("identityVersion", "must be a non-negative integer");
-  let expiresAt = new Date(ctx.now.getTime() + DEFAULT_EXPIRY_MS).toISOString();
-  if (job.expiresAt !== undefined) {
-    const t = Date.parse(job.expiresAt);
-    if (Number.isNaN(t)) rejectInput("expiresAt", "must be an RFC 3339 instant");
-    expiresAt = new Date(t).toISOString();
-  }
-
+  const expiresAt = checkedExpiry(ctx, job);
   return withTx(ctx, async (ctx) => {
     const q = writer(ctx);
     const existing = (await q.select().from(smsGatewayJobs).where(eq(smsGatewayJobs.logicalKey, job.logicalKey)))[0];
     if (existing) return { jobId: existing.id, state: existing.state, code: existing.stateCode };
-
-    const open = not(inArray(smsGatewayJobs.state, [...FINAL_STATES]));
-    const [partnerOpen] = await q.select({ n: count() }).from(smsGatewayJobs).where(open);
-    if ((partnerOpen?.n ?? 0) >= MAX_OPEN_JOBS_PER_PARTNER) {
-      throw new AppError("policy_violation", `the partner's SMS queue is full (${MAX_OPEN_JOBS_PER_PARTNER} open jobs); wait for it to drain`);
-    }
-    const [recipientOpen] = await q
-      .select({ n: count() })
-      .from(smsGatewayJobs)
-      .where(and(eq(smsGatewayJobs.recipientUserId, job.recipientUserId), open));
-    if ((recipientOpen?.n ?? 0) >= MAX_OPEN_JOBS_PER_RECIPIENT) {
-      throw new AppError("policy_violation", `this recipient already has ${MAX_OPEN_JOBS_PER_RECIPIENT} open SMS jobs; wait for them to finish`);
-    }
+    await assertQueueRoom(ctx, job.recipientUserId);
 
     const id = ctx.deps.newId();
     const seg = segmentInfo(job.text);
@@ -175,6 +152,35 @@ export async function enqueueSms(ctx: TenantCtx, job: SmsJobInput): Promise<{ jo
     ctx.deps.log.info("sms job queued", { partnerId: ctx.partnerId, jobId: id, state, code, segments: seg.segments, encoding: seg.encoding });
     return { jobId: id, state, code };
   });
+}
+
+/** The input checked (never echoing a value: it may be a phone number); its expiry, 24 h from now unless it gives one. */
+function checkedExpiry(ctx: TenantCtx, job: SmsJobInput): string {
+  if (!E164_RE.test(job.phoneE164)) rejectInput("phoneE164", "must be an E.164 number (+ and 7 to 15 digits)");
+  if (!COUNTRY_RE.test(job.countryCode)) rejectInput("countryCode", "must be an ISO 3166-1 alpha-2 code");
+  if (!LOGICAL_KEY_RE.test(job.logicalKey)) rejectInput("logicalKey", "must be 1 to 255 visible ASCII characters");
+  if (job.text.length === 0 || [...job.text].length > MAX_TEXT_CHARACTERS) rejectInput("text", `must have 1 to ${MAX_TEXT_CHARACTERS} characters`);
+  if (!Number.isInteger(job.identityVersion) || job.identityVersion < 0) rejectInput("identityVersion", "must be a non-negative integer");
+  if (job.expiresAt === undefined) return new Date(ctx.now.getTime() + DEFAULT_EXPIRY_MS).toISOString();
+  const t = Date.parse(job.expiresAt);
+  if (Number.isNaN(t)) rejectInput("expiresAt", "must be an RFC 3339 instant");
+  return new Date(t).toISOString();
+}
+
+/** Full queues refuse a new job: the partner's, and the recipient's. */
+async function assertQueueRoom(ctx: TenantCtx, recipientUserId: string): Promise<void> {
+  const open = not(inArray(smsGatewayJobs.state, [...FINAL_STATES]));
+  const [partnerOpen] = await writer(ctx).select({ n: count() }).from(smsGatewayJobs).where(open);
+  if ((partnerOpen?.n ?? 0) >= MAX_OPEN_JOBS_PER_PARTNER) {
+    throw new AppError("policy_violation", `the partner's SMS queue is full (${MAX_OPEN_JOBS_PER_PARTNER} open jobs); wait for it to drain`);
+  }
+  const [recipientOpen] = await writer(ctx)
+    .select({ n: count() })
+    .from(smsGatewayJobs)
+    .where(and(eq(smsGatewayJobs.recipientUserId, recipientUserId), open));
+  if ((recipientOpen?.n ?? 0) >= MAX_OPEN_JOBS_PER_RECIPIENT) {
+    throw new AppError("policy_violation", `this recipient already has ${MAX_OPEN_JOBS_PER_RECIPIENT} open SMS jobs; wait for them to finish`);
+  }
 }
 
 async function sentRecently(ctx: TenantCtx, contentDigest: string): Promise<boolean> {

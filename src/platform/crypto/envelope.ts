@@ -165,6 +165,85 @@ function asChunk(value: unknown): Uint8Array {
   throw new TypeError("stream chunks must be Uint8Array");
 }
 
+function bytesOf(b: Buffer): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** What a cipher does to a stream pulled through it. */
+interface PullTransform {
+  /** The output for one input chunk (empty: pull on); a throw fails the stream and closes the source. */
+  chunk(chunk: Uint8Array): Buffer;
+  /** The last output once the source ended; a throw fails the stream. */
+  end(): Buffer;
+  /** The source or `chunk` failed with err (the stream errors with it). */
+  failed?(err: unknown): void;
+  /** The consumer cancelled the output stream. */
+  cancelled?(reason: unknown): void;
+}
+
+/**
+ * The source pulled through a transform, one output chunk per pull. Pull-based,
+ * so the consumer's backpressure reaches the source and memory stays bounded.
+ */
+function pullThrough(src: Source, t: PullTransform): ReadableStream<Uint8Array> {
+  let it: AsyncIterator<Uint8Array> | undefined;
+  let finished = false;
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: unknown): void => {
+    finished = true;
+    if (it) closeIterator(it, err);
+    t.failed?.(err);
+    controller.error(err);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (finished) return;
+      it ??= iteratorOf(src);
+      // Loop until something is enqueued: empty input chunks or cipher output
+      // that is buffered must not leave pull() resolved with nothing queued.
+      for (;;) {
+        let step: IteratorResult<Uint8Array>;
+        try {
+          step = await it.next();
+        } catch (err) {
+          fail(controller, err);
+          return;
+        }
+        if (step.done) {
+          finished = true;
+          let last: Buffer;
+          try {
+            last = t.end();
+          } catch (err) {
+            controller.error(err);
+            return;
+          }
+          if (last.length > 0) controller.enqueue(bytesOf(last));
+          controller.close();
+          return;
+        }
+        let out: Buffer;
+        try {
+          out = t.chunk(asChunk(step.value));
+        } catch (err) {
+          fail(controller, err);
+          return;
+        }
+        if (out.length > 0) {
+          controller.enqueue(bytesOf(out));
+          return;
+        }
+      }
+    },
+    cancel(reason) {
+      if (finished) return;
+      finished = true;
+      if (it) closeIterator(it, reason);
+      else if (src instanceof ReadableStream) void src.cancel(reason).catch(() => undefined);
+      t.cancelled?.(reason);
+    },
+  });
+}
+
 /**
  * Encrypt a plaintext stream with a fresh data key and IV.
  *
@@ -203,69 +282,26 @@ export function encryptStream(kek: Uint8Array, plaintext: Source, opts: EncryptS
   // Callers that only consume `ciphertext` must not trigger an unhandled rejection.
   done.catch(() => undefined);
 
-  let it: AsyncIterator<Uint8Array> | undefined;
   let size = 0;
   let ciphertextSize = 0;
-  let finished = false;
-
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: unknown): void => {
-    finished = true;
-    if (it) closeIterator(it, err);
-    rejectDone(err);
-    controller.error(err);
-  };
-
-  const ciphertext = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (finished) return;
-      it ??= iteratorOf(plaintext);
-      // Loop until something is enqueued: empty input chunks or cipher output
-      // that is buffered must not leave pull() resolved with nothing queued.
-      for (;;) {
-        let step: IteratorResult<Uint8Array>;
-        try {
-          step = await it.next();
-        } catch (err) {
-          fail(controller, err);
-          return;
-        }
-        if (step.done) {
-          finished = true;
-          const tail = Buffer.concat([cipher.final(), cipher.getAuthTag()]);
-          ciphertextSize += tail.length;
-          controller.enqueue(new Uint8Array(tail.buffer, tail.byteOffset, tail.byteLength));
-          controller.close();
-          resolveDone({ sha256: hash.digest("hex"), size, ciphertextSize, header });
-          return;
-        }
-        let chunk: Uint8Array;
-        try {
-          chunk = asChunk(step.value);
-        } catch (err) {
-          fail(controller, err);
-          return;
-        }
-        size += chunk.byteLength;
-        if (maxBytes !== undefined && size > maxBytes) {
-          fail(controller, new PayloadTooLargeError(maxBytes));
-          return;
-        }
-        hash.update(chunk);
-        const out = cipher.update(chunk);
-        if (out.length > 0) {
-          ciphertextSize += out.length;
-          controller.enqueue(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
-          return;
-        }
-      }
+  const ciphertext = pullThrough(plaintext, {
+    chunk(chunk) {
+      size += chunk.byteLength;
+      if (maxBytes !== undefined && size > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      hash.update(chunk);
+      const out = cipher.update(chunk);
+      ciphertextSize += out.length;
+      return out;
     },
-    cancel(reason) {
-      if (finished) return;
-      finished = true;
-      if (it) closeIterator(it, reason);
-      else if (plaintext instanceof ReadableStream) void plaintext.cancel(reason).catch(() => undefined);
-      rejectDone(reason instanceof Error ? reason : new Error("ciphertext stream cancelled"));
+    end() {
+      const tail = Buffer.concat([cipher.final(), cipher.getAuthTag()]);
+      ciphertextSize += tail.length;
+      // Settles before the stream closes, but a caller awaiting `done` runs after it closed.
+      resolveDone({ sha256: hash.digest("hex"), size, ciphertextSize, header });
+      return tail;
     },
+    failed: (err) => rejectDone(err),
+    cancelled: (reason) => rejectDone(reason instanceof Error ? reason : new Error("ciphertext stream cancelled")),
   });
 
   return { header, ciphertext, done };
@@ -302,78 +338,31 @@ export function decryptStream(
   dataKey.fill(0);
   if (opts.aad !== undefined) decipher.setAAD(toBytes(opts.aad));
 
-  let it: AsyncIterator<Uint8Array> | undefined;
   // The trailing 16 bytes seen so far might be the tag, so they are held back.
   let tail: Buffer = Buffer.alloc(0);
-  let finished = false;
-
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: unknown): void => {
-    finished = true;
-    if (it) closeIterator(it, err);
-    controller.error(err);
-  };
-
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (finished) return;
-      it ??= iteratorOf(ciphertext);
-      for (;;) {
-        let step: IteratorResult<Uint8Array>;
-        try {
-          step = await it.next();
-        } catch (err) {
-          fail(controller, err);
-          return;
-        }
-        if (step.done) {
-          finished = true;
-          if (tail.length < TAG_BYTES) {
-            controller.error(new DecryptionError("ciphertext truncated"));
-            return;
-          }
-          try {
-            decipher.setAuthTag(tail);
-            const last = decipher.final();
-            if (last.length > 0) controller.enqueue(new Uint8Array(last.buffer, last.byteOffset, last.byteLength));
-          } catch {
-            controller.error(new DecryptionError("ciphertext authentication failed"));
-            return;
-          }
-          controller.close();
-          return;
-        }
-        let chunk: Buffer;
-        try {
-          const c = asChunk(step.value);
-          chunk = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
-        } catch (err) {
-          fail(controller, err);
-          return;
-        }
-        let body: Buffer;
-        if (chunk.length >= TAG_BYTES) {
-          // Avoid concatenating large chunks: feed old tail + chunk head separately.
-          const head = decipher.update(tail);
-          const mid = decipher.update(chunk.subarray(0, chunk.length - TAG_BYTES));
-          body = head.length > 0 ? Buffer.concat([head, mid]) : mid;
-          tail = Buffer.from(chunk.subarray(chunk.length - TAG_BYTES)); // copy: source may reuse its buffer
-        } else {
-          const joined = Buffer.concat([tail, chunk]);
-          const cut = Math.max(0, joined.length - TAG_BYTES);
-          body = decipher.update(joined.subarray(0, cut));
-          tail = joined.subarray(cut);
-        }
-        if (body.length > 0) {
-          controller.enqueue(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
-          return;
-        }
+  return pullThrough(ciphertext, {
+    chunk(c) {
+      const chunk = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      if (chunk.length >= TAG_BYTES) {
+        // Avoid concatenating large chunks: feed old tail + chunk head separately.
+        const head = decipher.update(tail);
+        const mid = decipher.update(chunk.subarray(0, chunk.length - TAG_BYTES));
+        tail = Buffer.from(chunk.subarray(chunk.length - TAG_BYTES)); // copy: source may reuse its buffer
+        return head.length > 0 ? Buffer.concat([head, mid]) : mid;
       }
+      const joined = Buffer.concat([tail, chunk]);
+      const cut = Math.max(0, joined.length - TAG_BYTES);
+      tail = joined.subarray(cut);
+      return decipher.update(joined.subarray(0, cut));
     },
-    cancel(reason) {
-      if (finished) return;
-      finished = true;
-      if (it) closeIterator(it, reason);
-      else if (ciphertext instanceof ReadableStream) void ciphertext.cancel(reason).catch(() => undefined);
+    end() {
+      if (tail.length < TAG_BYTES) throw new DecryptionError("ciphertext truncated");
+      try {
+        decipher.setAuthTag(tail);
+        return decipher.final();
+      } catch {
+        throw new DecryptionError("ciphertext authentication failed");
+      }
     },
   });
 }

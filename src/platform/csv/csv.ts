@@ -18,12 +18,9 @@ const TRIGGERS = "=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20"; // = + - @ and their full
 /** Cells spreadsheets would run as a formula (or that hide one behind a tab, CR, LF or spaces), unless a plain number. */
 export const FORMULA_RISK = new RegExp(`^(?!${PLAIN_NUMBER}$)(?:[${TRIGGERS}\\t\\r\\n]|\\s+[${TRIGGERS}])`);
 
-type Unparse = (data: CsvCell[][], config: { newline: string; escapeFormulae: RegExp; quotes: boolean; header: boolean }) => string;
-// The package ships no types; the ambient declaration (src/assets/imports/papaparse.d.ts) covers parsing only.
-const unparse = (Papa as unknown as { unparse: Unparse }).unparse;
-
 /** The rows (a header row first, if any) as an RFC 4180 document: CRLF line ends, a final CRLF. */
 export function toCsv(rows: CsvCell[][]): string {
   if (rows.length === 0) return "";
-  return unparse(rows, { newline: "\r\n", escapeFormulae: FORMULA_RISK, quotes: false, header: false }) + "\r\n";
+  // papaparse ships no types: papaparse.d.ts (beside this file) declares what the service uses.
+  return Papa.unparse(rows, { newline: "\r\n", escapeFormulae: FORMULA_RISK, quotes: false, header: false }) + "\r\n";
 }

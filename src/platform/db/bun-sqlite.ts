@@ -252,6 +252,8 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     }
     this.#writerCache = new StatementCache(this.#writer, name);
     this.#readerCache = new StatementCache(this.#reader, name);
+    // Drizzle forces the casts: its bun:sqlite driver takes a Database (the cache stands in for one, statements
+    // kept) and is typed sync, while every querier here is used through the async interface both drivers share.
     this.#write = drizzle(this.#writerCache as unknown as Database, { schema }) as unknown as Querier<S>;
     this.read = drizzle(this.#readerCache as unknown as Database, { schema }) as unknown as Querier<S>;
   }
@@ -341,7 +343,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
 
   async snapshot<const T extends readonly unknown[]>(queries: { [K in keyof T]: SnapshotQuery<T[K]> }): Promise<T> {
     const r = this.#readerCache;
-    const list = queries as unknown as ReadonlyArray<SnapshotQuery<unknown>>;
+    const list: ReadonlyArray<SnapshotQuery<unknown>> = queries;
     const out: Array<Promise<unknown> | { value: unknown }> = new Array(list.length);
     r.prepare("BEGIN").run();
     try {
@@ -369,6 +371,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     } finally {
       r.prepare("COMMIT").run();
     }
+    // Each query's rows in order, so T; TypeScript forces the cast (a generic tuple cannot be built up from its elements).
     return (await Promise.all(out.map((o) => (o instanceof Promise ? o : o.value)))) as unknown as T;
   }
 

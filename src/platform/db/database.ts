@@ -87,6 +87,7 @@ export function isMemoised<T>(q: SnapshotQuery<T>): q is Memoised<T> {
  * driver (on bun:sqlite Drizzle's `all(sql)` would run at once, outside the snapshot).
  */
 export function lazyAll<T>(q: Querier<never> | Querier<Record<string, unknown>>, query: SQL): PromiseLike<T[]> & { toSQL(): { sql: string; params: unknown[] } } {
+  // Drizzle forces the cast: resultKind, dialect and all(sql) are internal to its session (not in its types).
   const dbq = q as unknown as { resultKind: string; dialect: { sqlToQuery(s: SQL): { sql: string; params: unknown[] } }; all<R>(s: SQL): unknown };
   const toSQL = () => dbq.dialect.sqlToQuery(query);
   if (dbq.resultKind === "async") return Object.assign(dbq.all<T>(query) as PromiseLike<T[]>, { toSQL });

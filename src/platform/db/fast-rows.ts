@@ -20,8 +20,8 @@ interface SelectedField {
 type Mapper = (row: unknown[]) => Record<string, unknown>;
 
 function decoderOf(field: unknown): DriverDecoder {
-  if (is(field, Column)) return field as unknown as DriverDecoder;
-  // `decoder` is Drizzle-internal; the reads below mirror its mapResultRow.
+  if (is(field, Column)) return field;
+  // `decoder` is Drizzle-internal (Drizzle forces the casts); the reads below mirror its mapResultRow.
   type WithDecoder = { decoder: DriverDecoder };
   if (is(field, SQL)) return (field as unknown as WithDecoder).decoder;
   if (is(field, Subquery)) return (field as unknown as { _: { sql: WithDecoder } })._.sql.decoder;
@@ -57,6 +57,7 @@ interface BunPreparedQuery {
   get(placeholderValues?: Record<string, unknown>): unknown;
 }
 
+// Drizzle forces the cast: these members of its bun:sqlite PreparedQuery are internal (not in its types).
 const proto = PreparedQuery.prototype as unknown as BunPreparedQuery;
 const drizzleAll = proto.all;
 const drizzleGet = proto.get;

@@ -50,11 +50,11 @@ export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDat
   ) {
     this.#client = guarded(createClient({ url, authToken: opts.authToken }), opts.name);
     this.#db = drizzle(this.#client, { schema });
-    this.read = this.#db as unknown as Querier<S>;
+    this.read = this.#db;
   }
 
   transaction<T>(fn: (tx: Querier<S>) => Promise<T>): Promise<T> {
-    return this.#db.transaction((tx) => fn(tx as unknown as Querier<S>));
+    return this.#db.transaction((tx) => fn(tx));
   }
 
   dataVersion(): undefined {
@@ -66,10 +66,12 @@ export class LibsqlDatabase<S extends Record<string, unknown>> implements SqlDat
   }
 
   async snapshot<const T extends readonly unknown[]>(queries: { [K in keyof T]: SnapshotQuery<T[K]> }): Promise<T> {
-    const list = (queries as unknown as ReadonlyArray<SnapshotQuery<unknown>>).map((q) => (isMemoised(q) ? q.query : q));
+    const queryList: ReadonlyArray<SnapshotQuery<unknown>> = queries;
+    const list = queryList.map((q) => (isMemoised(q) ? q.query : q));
+    // TypeScript forces the cast: no queries, no rows (T is the empty tuple).
     if (list.length === 0) return [] as unknown as T;
     // One batch is one read transaction on the server.
-    return (await this.#db.batch(list as never)) as unknown as T;
+    return (await this.#db.batch(list as never)) as T;
   }
 
   async rawRead(sql: string, args: unknown[] = []): Promise<Array<Record<string, unknown>>> {

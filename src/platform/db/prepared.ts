@@ -4,7 +4,7 @@
 // placeholders is kept for as long as its querier lives: on bun:sqlite the open
 // transaction is always the partner's writer, so it is built once; a remote
 // transaction is new each time and builds it anew.
-import { sql, getTableName } from "drizzle-orm";
+import { sql, getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Querier } from "./database.ts";
 
@@ -23,14 +23,14 @@ export function preparedFor<P>(q: AnyQuerier, key: string, build: (q: Querier<Re
     cache = new Map();
     byQuerier.set(q, cache);
   }
-  if (!cache.has(key)) cache.set(key, build(q as unknown as Querier<Record<string, never>>));
+  if (!cache.has(key)) cache.set(key, build(q as Querier<Record<string, never>>));
   return cache.get(key) as P;
 }
 
 /** Columns whose value Drizzle computes when absent: a prepared insert would freeze it. */
 function computesAbsent(table: SQLiteTable, provided: Set<string>): boolean {
-  for (const [name, col] of Object.entries(table as unknown as Record<string, { defaultFn?: unknown; onUpdateFn?: unknown }>)) {
-    if (provided.has(name) || typeof col !== "object" || col === null) continue;
+  for (const [name, col] of Object.entries(getTableColumns(table))) {
+    if (provided.has(name)) continue;
     if (col.defaultFn !== undefined || col.onUpdateFn !== undefined) return true;
   }
   return false;
@@ -46,10 +46,10 @@ export async function insertRow<T extends SQLiteTable>(tx: AnyQuerier, table: T,
   const prepared = preparedFor(tx, `insert\u0000${getTableName(table)}\u0000${keys.join(",")}`, (q) =>
     computesAbsent(table, new Set(keys))
       ? null
-      : (q.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as never).prepare() as unknown as PreparedInsert),
+      : (q.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as never).prepare() as PreparedInsert),
   );
   if (prepared === null) {
-    await (tx as unknown as Querier<Record<string, never>>).insert(table).values(row as never);
+    await tx.insert(table).values(row as never);
     return;
   }
   await prepared.run(Object.fromEntries(keys.map((k) => [k, values[k]])));

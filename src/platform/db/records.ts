@@ -30,8 +30,11 @@ export function changesOf<R extends object>(row: R, patch: Partial<R>): Partial<
 }
 
 /**
- * Writes `change` as the record's next version and returns the new row; a no-op
- * (empty change) writes nothing and returns `row` as it was.
+ * Writes `change` as the record's next version (version + 1, updatedAt = now; only
+ * the changed fields are set) and returns the new row. `row` is the record as read
+ * in this transaction. An empty change writes nothing and returns `row` as it was,
+ * unless `evenIfEmpty`: a command whose effect lies in the record's history or
+ * parts (an escalation, a count) still makes it a new version.
  */
 export async function saveVersion<T extends RecordTable, R extends T["$inferSelect"] & { id: string; version: number; updatedAt: string }>(
   tx: AnyQuerier,
@@ -39,8 +42,9 @@ export async function saveVersion<T extends RecordTable, R extends T["$inferSele
   row: R,
   change: Partial<R>,
   nowIso: string,
+  opts: { evenIfEmpty?: boolean } = {},
 ): Promise<R> {
-  if (Object.keys(change).length === 0) return row;
+  if (Object.keys(change).length === 0 && !opts.evenIfEmpty) return row;
   const next = { ...row, ...change, version: row.version + 1, updatedAt: nowIso };
   await (tx as Querier<Record<string, never>>)
     .update(table as SQLiteTable)
@@ -59,7 +63,7 @@ export async function insertRecord<T extends ArchivableTable, R extends T["$infe
   fields: Omit<R, keyof ArchivableRow>,
 ): Promise<R> {
   const row = { ...newRecordMeta(ctx), status: "active", ...fields } as R;
-  await (writer(ctx) as unknown as Querier<Record<string, never>>).insert(table as SQLiteTable).values(row as never);
+  await writer(ctx).insert(table as SQLiteTable).values(row as never);
   return row;
 }
 
@@ -69,7 +73,7 @@ export async function insertRecord<T extends ArchivableTable, R extends T["$infe
  * may refer to an archived record. Reads through the context (the open transaction, if any).
  */
 export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, table: T, id: string, path: string, what: string): Promise<T["$inferSelect"]> {
-  const row = (await (db(ctx) as unknown as Querier<Record<string, never>>).select().from(table as SQLiteTable).where(eq(table.id, id)))[0] as
+  const row = (await db(ctx).select().from(table as SQLiteTable).where(eq(table.id, id)))[0] as
     | { status: string }
     | undefined;
   if (!row) throw invalid(path, `unknown ${what}`);
@@ -79,7 +83,7 @@ export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, t
 
 /** Whether a record has this id (with `activeOnly`, an active one). */
 export async function recordExists(ctx: TenantCtx, table: ArchivableTable, id: string, opts: { activeOnly?: boolean } = {}): Promise<boolean> {
-  const rows = (await (db(ctx) as unknown as Querier<Record<string, never>>)
+  const rows = (await db(ctx)
     .select({ status: table.status })
     .from(table as SQLiteTable)
     .where(eq(table.id, id))) as Array<{ status: string }>;
@@ -109,6 +113,7 @@ export async function updateVersioned<T extends RecordTable, R extends T["$infer
   return withTx(ctx, async (ctx) => {
     const row = (await loadOr404(writer(ctx), table, id, what)) as R;
     const { expectedVersion, ...fields } = input;
+    // TypeScript forces the cast: the rest of a generic intersection is an Omit it cannot relate back to Partial<R>.
     const change = changesOf(row, fields as unknown as Partial<R>);
     await checks.validate?.(ctx, row, change);
     assertVersion(what, row, expectedVersion);

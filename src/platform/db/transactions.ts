@@ -61,7 +61,9 @@ export async function readSnapshot<const T extends readonly unknown[]>(
 ): Promise<T> {
   if (!ctx.tx) return ctx.tenant.db.snapshot<T>(build(ctx.tenant.db.read));
   const out: unknown[] = [];
-  for (const q of build(live(ctx.tx)) as unknown as ReadonlyArray<SnapshotQuery<unknown>>) out.push(await (isMemoised(q) ? q.query : q));
+  const queries: ReadonlyArray<SnapshotQuery<unknown>> = build(live(ctx.tx));
+  for (const q of queries) out.push(await (isMemoised(q) ? q.query : q));
+  // Each query's rows in order, so T; TypeScript forces the cast (a generic tuple cannot be built up from its elements).
   return out as unknown as T;
 }
 

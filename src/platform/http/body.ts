@@ -58,7 +58,7 @@ export async function readBodyBytes(c: Context, limit = JSON_BODY_LIMIT): Promis
   if (!stream) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of stream) {
     size += chunk.byteLength;
     if (size > limit) throw new AppError("payload_too_large", `request body exceeds ${limit} bytes`);
     chunks.push(chunk);

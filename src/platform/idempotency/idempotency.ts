@@ -1,6 +1,7 @@
 // Contract §6. The key record is written in the mutation's own transaction, under
 // the partner's write lock: a duplicate that arrives while the first is running
-// waits on the lock and then finds the stored outcome. Only 2xx outcomes are kept.
+// waits on the lock and then finds the stored outcome. Only 2xx outcomes are kept (a
+// refusal answered after its work committed is not).
 //
 // Secrets at rest: the stored body and headers are one AES-256-GCM value under the
 // `idempotency` purpose key (HKDF from DATA_KEK), with the scope (partner, user,
@@ -104,11 +105,25 @@ export function openOutcome(deps: Deps, scope: KeyScope, row: { body: string; he
 /** Keyed requests running in this process (one instance writes a partner), by scope. */
 const inFlight = new Map<string, number>();
 
-export async function runIdempotent(
+/**
+ * A handler's outcome: stored under its key when it is a 2xx; never when it is a
+ * refusal answered after its work committed (refuseAfterCommit in define-route.ts):
+ * that work commits with the transaction, and a retry with the key runs again.
+ */
+export interface Outcome extends StoredOutcome {
+  refusal?: unknown;
+}
+
+function isStored(outcome: Outcome): boolean {
+  return outcome.status >= 200 && outcome.status < 300 && outcome.refusal === undefined;
+}
+
+/** Runs `run` once per (user, method, route, key) in the key's own write transaction; a replay returns the stored outcome. */
+export async function runIdempotent<T extends Outcome>(
   ctx: RequestCtx,
   req: IdempotentRequest,
-  run: (txCtx: TxCtx<RequestCtx>) => Promise<StoredOutcome>,
-): Promise<{ result: StoredOutcome; replayed: boolean }> {
+  run: (txCtx: TxCtx<RequestCtx>) => Promise<T>,
+): Promise<{ result: T; replayed: false } | { result: StoredOutcome; replayed: true }> {
   const fingerprint = createHash("sha256")
     .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
     .digest("hex");
@@ -125,10 +140,10 @@ export async function runIdempotent(
         if (existing.fingerprint !== fingerprint) {
           throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
         }
-        return { replayed: true, result: { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) } };
+        return { replayed: true as const, result: { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) } };
       }
       const result = await run(ctx);
-      if (result.status >= 200 && result.status < 300) {
+      if (isStored(result)) {
         await insertRow(tx, idempotencyKeys, {
           ...keyOf,
           fingerprint,
@@ -137,7 +152,7 @@ export async function runIdempotent(
           createdAt: ctx.nowIso,
         });
       }
-      return { replayed: false, result };
+      return { replayed: false as const, result };
     });
   } catch (err) {
     if (err instanceof LockTimeoutError && duplicate) {

@@ -1,6 +1,7 @@
 // OpenAPI 3.1 documents generated from the route declarations, one per family.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { toOpenApiRoute, type AnyRoute, type Family } from "../http/define-route.ts";
+import type { AnyRoute, Family } from "../http/define-route.ts";
+import { toOpenApiRoute } from "./operation.ts";
 import { RATE_LIMIT_HEADERS } from "./problem.ts";
 
 export const API_VERSION = "1";
@@ -63,8 +64,9 @@ export function buildOpenApiDocument(family: Family, routes: AnyRoute[]): Record
     openapi: "3.1.0",
     info: { title: info.title, version: "1.0.0", description: info.description },
     servers: [{ url: info.server }],
-  }) as unknown as Record<string, unknown>;
-  return { openapi: doc.openapi, jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", ...doc };
+  });
+  const { openapi, ...rest } = doc;
+  return { openapi, jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", ...rest };
 }
 
 /** (method, path, operationId) of every operation, the shape of the committed inventory. */

@@ -1,8 +1,11 @@
 // Contract §7: one helper for every list route. Keyset order descending on
 // (timestamp, id) with the row-value predicate (the OR/AND form scans), an exact
-// total read in the same snapshot as the page, and opaque HMAC-bound cursors.
+// total read in the same snapshot as the page, and opaque HMAC-bound cursors. A cursor
+// is bound to the partner, the route serving the request as it is declared (ctx.route,
+// set by the pipeline) with its path parameters' values, and the applied filters: no
+// service names its route, so a renamed path cannot leave cursors bound to the old one.
 import { z } from "@hono/zod-openapi";
-import { and, count, desc, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, desc, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
@@ -99,20 +102,26 @@ interface CursorPayload {
   i: string;
 }
 
-function bindingOf(ctx: RequestCtx, route: string, filters: Record<string, unknown>): string {
-  return createHash("sha256").update(canonicalJson({ p: ctx.partnerId, r: route, f: filters })).digest("base64url").slice(0, 22);
+/** What a cursor belongs to: the partner, the route (template and path parameters) and the filters. */
+function bindingOf(ctx: RequestCtx, filters: Record<string, unknown>): string {
+  return createHash("sha256")
+    .update(canonicalJson({ p: ctx.partnerId, r: ctx.route, a: ctx.routeParams, f: filters }))
+    .digest("base64url")
+    .slice(0, 22);
 }
 
 function sign(key: Uint8Array, data: string): string {
   return createHmac("sha256", key).update(data).digest("base64url").slice(0, 32);
 }
 
-export function encodeCursor(ctx: RequestCtx, route: string, filters: Record<string, unknown>, pos: CursorPayload): string {
-  const body = Buffer.from(JSON.stringify({ b: bindingOf(ctx, route, filters), t: pos.t, i: pos.i })).toString("base64url");
+/** The next page's cursor of the list the request serves (bound as bindingOf says). */
+export function encodeCursor(ctx: RequestCtx, filters: Record<string, unknown>, pos: CursorPayload): string {
+  const body = Buffer.from(JSON.stringify({ b: bindingOf(ctx, filters), t: pos.t, i: pos.i })).toString("base64url");
   return `${body}.${sign(ctx.deps.cursorKey, body)}`;
 }
 
-export function decodeCursor(ctx: RequestCtx, route: string, filters: Record<string, unknown>, cursor: string): CursorPayload {
+/** A cursor's position; 400 invalid_cursor when it is tampered with or belongs to another partner, route, path or filters. */
+export function decodeCursor(ctx: RequestCtx, filters: Record<string, unknown>, cursor: string): CursorPayload {
   const bad = () => new AppError("invalid_cursor", "the cursor is invalid, tampered with, or belongs to other filters", {
     errors: [{ path: "/query/cursor", message: "invalid cursor" }],
   });
@@ -128,7 +137,7 @@ export function decodeCursor(ctx: RequestCtx, route: string, filters: Record<str
   } catch {
     throw bad();
   }
-  if (parsed.b !== bindingOf(ctx, route, filters) || typeof parsed.t !== "string" || typeof parsed.i !== "string") throw bad();
+  if (parsed.b !== bindingOf(ctx, filters) || typeof parsed.t !== "string" || typeof parsed.i !== "string") throw bad();
   return { t: parsed.t, i: parsed.i };
 }
 
@@ -142,8 +151,6 @@ export interface Page<T> {
 }
 
 export interface PageRequest<Row> {
-  /** Route template the cursor is bound to, e.g. `GET /owned`. */
-  route: string;
   /** Normalised filters actually applied (echoed and bound into the cursor). */
   filters: Record<string, unknown>;
   limit: number;
@@ -165,7 +172,7 @@ export interface PageRequest<Row> {
 
 /** Reads one page and its exact total in one read snapshot (one batch). */
 export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>, toDto: (row: Row) => Dto): Promise<Page<Dto>> {
-  const pos = req.cursor ? decodeCursor(ctx, req.route, req.filters, req.cursor) : undefined;
+  const pos = req.cursor ? decodeCursor(ctx, req.filters, req.cursor) : undefined;
   const keyset = pos ? sql`(${req.orderTs}, ${req.orderId}) < (${pos.t}, ${pos.i})` : undefined;
   const pageWhere = and(req.where, keyset);
   const orderBy = [desc(req.orderTs), desc(req.orderId)];
@@ -183,7 +190,7 @@ export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>,
   const last = rows[rows.length - 1];
   return {
     items: rows.map(toDto),
-    nextCursor: more && last ? encodeCursor(ctx, req.route, req.filters, req.position(last)) : null,
+    nextCursor: more && last ? encodeCursor(ctx, req.filters, req.position(last)) : null,
     limit: req.limit,
     total,
     asOf,
@@ -202,8 +209,9 @@ export function updatedOrder<T extends UpdatedTable>(table: T) {
   return {
     orderTs: table.updatedAt,
     orderId: table.id,
+    // Drizzle cannot type a select from a generic table: its rows are T's rows.
     page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) =>
-      q.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(limit) as unknown as SQLWrapper & PromiseLike<Row[]>,
+      q.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(limit) as PromiseLike<Row[]>,
     count: (q: Querier, where: SQL | undefined) => q.select({ n: count() }).from(table as SQLiteTable).where(where),
     position: (r: Row) => ({ t: (r as { updatedAt: string }).updatedAt, i: (r as { id: string }).id }),
   };
@@ -216,12 +224,11 @@ export function updatedOrder<T extends UpdatedTable>(table: T) {
  */
 export function listByUpdate<T extends UpdatedTable, Dto>(
   ctx: RequestCtx,
-  route: string,
   table: T,
   q: { limit: number; cursor?: string },
   filters: FilterSet,
   toDto: (row: T["$inferSelect"]) => Dto,
   ...leading: Array<SQL | undefined>
 ): Promise<Page<Dto>> {
-  return paginate(ctx, { route, filters: filters.applied, limit: q.limit, cursor: q.cursor, ...updatedOrder(table), where: filters.where(...leading) }, toDto);
+  return paginate(ctx, { filters: filters.applied, limit: q.limit, cursor: q.cursor, ...updatedOrder(table), where: filters.where(...leading) }, toDto);
 }

@@ -2,7 +2,7 @@ import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams } from "../../../platform/http/common-schemas.ts";
 import { EvidenceContent } from "../evidence.schemas.ts";
 import { openEvidenceContent } from "../evidence.service.ts";
-import { attachmentDisposition } from "../../../platform/blobs/encrypted-upload.ts";
+import { fileResponse } from "../../../platform/stored-files/stored-files.ts";
 
 export const getEvidenceContent = defineRoute({
   family: "assets",
@@ -34,12 +34,6 @@ export const getEvidenceContent = defineRoute({
   },
   handler: async (ctx, { params }) => {
     const { evidence, content } = await openEvidenceContent(ctx, params.id);
-    const headers = new Headers({
-      "Content-Type": evidence.mediaType,
-      "Content-Length": String(evidence.size),
-      "Content-Disposition": attachmentDisposition(evidence.fileName),
-      "Repr-Digest": `sha-256=:${Buffer.from(evidence.sha256, "hex").toString("base64")}:`,
-    });
-    return { status: 200, body: new Response(content, { status: 200, headers }) };
+    return { status: 200, body: fileResponse(evidence, content) };
   },
 });

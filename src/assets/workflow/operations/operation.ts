@@ -43,7 +43,10 @@ export interface WorkflowOperation<S extends z.ZodType = z.ZodType> {
   apply(ctx: RequestCtx, op: z.output<S>, application: Application): Promise<ReceiptEntry[]>;
 }
 
-/** Declares an operation module with its schema's types kept (the registry holds them type-erased). */
+/**
+ * Declares an operation module with its schema's types kept (the registry holds them
+ * type-erased: validate and apply are methods, so a narrower operation is one).
+ */
 export function defineOperation<S extends z.ZodType>(op: WorkflowOperation<S>): WorkflowOperation {
-  return op as unknown as WorkflowOperation;
+  return op;
 }

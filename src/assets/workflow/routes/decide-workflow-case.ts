@@ -1,5 +1,4 @@
-import { defineRoute } from "../../../platform/http/define-route.ts";
-import { problemBody } from "../../../platform/errors/app-error.ts";
+import { defineRoute, refuseAfterCommit } from "../../../platform/http/define-route.ts";
 import { CaseIdParams, DecideWorkflowCase, WorkflowCaseDetail } from "../workflow.schemas.ts";
 import { decideCase } from "../decision.ts";
 import { DECIDE_CAPABILITIES } from "../operations/registry.ts";
@@ -34,11 +33,7 @@ export const decideWorkflowCase = defineRoute({
   handler: async (ctx, { params, body }) => {
     const outcome = await decideCase(ctx, params.id, body);
     if ("decided" in outcome) return { status: 200, body: outcome.decided };
-    // A refused approval is answered, not thrown: its history entry must commit with the request's transaction.
-    const err = outcome.refused;
-    return {
-      status: err.status,
-      body: new Response(JSON.stringify(problemBody(err, ctx.requestId)), { status: err.status, headers: { "content-type": "application/problem+json" } }),
-    };
+    // A refused approval is answered after commit, not thrown: its history entry must commit with the request's transaction.
+    return refuseAfterCommit(outcome.refused);
   },
 });

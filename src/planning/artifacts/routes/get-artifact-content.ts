@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { attachmentDisposition } from "../../../platform/blobs/encrypted-upload.ts";
+import { fileResponse } from "../../../platform/stored-files/stored-files.ts";
 import { ArtifactContent, ArtifactParams } from "../artifacts.schemas.ts";
 import { openArtifactContent } from "../artifacts.service.ts";
 
@@ -33,13 +33,6 @@ export const getArtifactContent = defineRoute({
   },
   handler: async (ctx, { params }) => {
     const { artifact, content } = await openArtifactContent(ctx, params.artifactId);
-    const headers = new Headers({
-      "Content-Type": artifact.mediaType,
-      "Content-Length": String(artifact.size),
-      "Content-Disposition": attachmentDisposition(artifact.fileName),
-      "Repr-Digest": `sha-256=:${Buffer.from(artifact.sha256, "hex").toString("base64")}:`,
-      "Cache-Control": "private, no-store",
-    });
-    return { status: 200, body: new Response(content, { status: 200, headers }) };
+    return { status: 200, body: fileResponse(artifact, content, { "Cache-Control": "private, no-store" }) };
   },
 });

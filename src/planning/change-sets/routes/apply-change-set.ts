@@ -1,5 +1,5 @@
-import { defineRoute } from "../../../platform/http/define-route.ts";
-import { AppError, problemBody } from "../../../platform/errors/app-error.ts";
+import { defineRoute, refuseAfterCommit } from "../../../platform/http/define-route.ts";
+import { AppError } from "../../../platform/errors/app-error.ts";
 import { ApplyChangeSet, ChangeSet, ChangeSetParams } from "../change-sets.schemas.ts";
 import { applyChangeSet as apply } from "../change-sets.service.ts";
 
@@ -25,11 +25,11 @@ export const applyChangeSet = defineRoute({
   handler: async (ctx, { params, body }) => {
     const outcome = await apply(ctx, params.projectId, params.changeSetId, body);
     if (outcome.applied) return { status: 200, body: outcome.changeSet };
-    // The conflicted state must commit, so the 409 is an answer, not a thrown error (which would roll it back).
-    const err = new AppError("state_conflict", `${outcome.conflicts.length} record(s) changed since the set was proposed; nothing was applied and the set is conflicted`, {
-      extras: { conflicts: outcome.conflicts, changeSet: outcome.changeSet },
-    });
-    const problem = new Response(JSON.stringify(problemBody(err, ctx.requestId)), { status: 409, headers: { "content-type": "application/problem+json" } });
-    return { status: 409, body: problem };
+    // The conflicted state must commit, so the 409 is answered after commit, not thrown (which would roll it back).
+    return refuseAfterCommit(
+      new AppError("state_conflict", `${outcome.conflicts.length} record(s) changed since the set was proposed; nothing was applied and the set is conflicted`, {
+        extras: { conflicts: outcome.conflicts, changeSet: outcome.changeSet },
+      }),
+    );
   },
 });

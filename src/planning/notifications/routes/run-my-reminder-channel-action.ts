@@ -1,5 +1,4 @@
-import { defineRoute } from "../../../platform/http/define-route.ts";
-import { problemBody } from "../../../platform/errors/app-error.ts";
+import { defineRoute, refuseAfterCommit } from "../../../platform/http/define-route.ts";
 import { ChannelActionBody, ChannelActionParams, ChannelActionResult } from "../notifications.schemas.ts";
 import { runChannelAction } from "../channels.service.ts";
 
@@ -29,9 +28,7 @@ export const runMyReminderChannelAction = defineRoute({
   handler: async (ctx, { params, body }) => {
     const outcome = await runChannelAction(ctx, params.projectId, params.channel, params.action, body);
     if (outcome.ok) return { status: 200, body: outcome.result };
-    // A refused action that counted something (a wrong code, an expiry) is answered without throwing, so what it counted is kept.
-    const err = outcome.error;
-    const headers = new Headers({ "content-type": "application/problem+json", ...(err.headers ?? {}) });
-    return { status: err.status, body: new Response(JSON.stringify(problemBody(err, ctx.requestId)), { status: err.status, headers }) };
+    // A refused action that counted something (a wrong code, an expiry) is answered after commit, not thrown, so what it counted is kept.
+    return refuseAfterCommit(outcome.error);
   },
 });

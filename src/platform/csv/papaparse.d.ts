@@ -1,4 +1,5 @@
-// The part of papaparse's API the CSV import uses (the package ships no types).
+// The part of papaparse's API the service uses (the package ships no types): parsing for the
+// CSV import (src/assets/imports/imports.csv.ts), unparsing for the CSV writer (csv.ts).
 declare module "papaparse" {
   export interface ParseError {
     type: string;
@@ -26,6 +27,16 @@ declare module "papaparse" {
     delimitersToGuess?: string[];
     preview?: number;
   }
-  const Papa: { parse(input: string, config?: ParseConfig): ParseResult<string[]> };
+  export interface UnparseConfig {
+    newline?: string;
+    /** Cells matching it are written with a leading apostrophe. */
+    escapeFormulae?: RegExp | boolean;
+    quotes?: boolean;
+    header?: boolean;
+  }
+  const Papa: {
+    parse(input: string, config?: ParseConfig): ParseResult<string[]>;
+    unparse(data: Array<Array<string | number | null | undefined>>, config?: UnparseConfig): string;
+  };
   export default Papa;
 }

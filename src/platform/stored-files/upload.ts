@@ -1,7 +1,7 @@
-// Protected file uploads shared by evidence (AMS) and artifacts (planning): a
-// multipart body read as it streams, its one file part encrypted with a fresh
-// AES-256-GCM data key straight into the content store while SHA-256 and size are
-// counted, its text fields checked by a strict schema. The envelope needed to read
+// The upload half of a stored file (evidence, artifacts): a multipart body read as
+// it streams, its one file part encrypted with a fresh AES-256-GCM data key straight
+// into the content store while SHA-256 and size are counted and its first bytes
+// sniffed, its text fields checked by a strict schema. The envelope needed to read
 // the bytes back is returned to the caller, which keeps it in the partner's
 // database; the store only ever holds ciphertext.
 import type { z } from "@hono/zod-openapi";
@@ -11,9 +11,9 @@ import type { Staged } from "../http/define-route.ts";
 import { AppError, invalid } from "../errors/app-error.ts";
 import { zodIssuesToFieldErrors } from "../http/validation.ts";
 import { decryptStream, encryptStream, PayloadTooLargeError, type EnvelopeHeader } from "../crypto/envelope.ts";
-import { readMultipart, readTextPart, multipartBoundary } from "../http/multipart.ts";
-import { ContentStoreError } from "./content-store.ts";
-import { SNIFF_BYTES, sniffType } from "./sniff.ts";
+import { readMultipart, readTextPart, multipartBoundary, type MultipartPart } from "../http/multipart.ts";
+import { ContentStoreError } from "../blobs/content-store.ts";
+import { sniffingTap } from "./sniff.ts";
 
 /** Room for the form's other fields and part headers around the file. */
 const FORM_OVERHEAD = 64 * 1024;
@@ -39,12 +39,6 @@ export interface StagedUpload<F> {
   fields: F;
 }
 
-/** The columns every stored-file record (evidence, artifacts) takes from its staged upload. */
-export function storedFileColumns(staged: StagedUpload<unknown>) {
-  const { id, fileName, size, declaredType, sniffedType, sha256, storageKey, envelope } = staged;
-  return { id, fileName, size, declaredType, sniffedType, sha256, storageKey, envelope, keyId: envelope.kekId };
-}
-
 /** A file name as a label: the last path segment, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {
   const last = raw.split(/[\\/]/).pop() ?? "";
@@ -59,6 +53,59 @@ async function uploadFailure(err: unknown, done: Promise<unknown>): Promise<unkn
   const cause = source ?? err;
   if (cause instanceof PayloadTooLargeError) return new AppError("payload_too_large", `the file exceeds ${cause.maxBytes} bytes`);
   return cause instanceof AppError ? cause : err;
+}
+
+/** Where a staged file goes; `written` once the store holds its ciphertext (then a failure must delete it). */
+interface BlobTarget {
+  purpose: BlobPurpose;
+  id: string;
+  storageKey: string;
+  maxBytes: number;
+  written: boolean;
+}
+
+type FileFacts = Omit<StagedUpload<unknown>, "id" | "storageKey" | "fields">;
+
+/** The form's one file part: checked, encrypted into the store while its SHA-256, size and first bytes are taken. */
+async function storeFilePart(ctx: RequestCtx, part: MultipartPart, target: BlobTarget): Promise<FileFacts> {
+  if (part.fileName === undefined) throw invalid("/body/file", "must be a file part (with a filename)");
+  const declaredType = (part.contentType ?? "application/octet-stream").trim();
+  if (!MEDIA_TYPE_RE.test(declaredType)) throw invalid("/body/file", "the part's Content-Type is not a media type");
+
+  const store = ctx.deps.contentStore;
+  const head = sniffingTap(part.body);
+  const encrypted = encryptStream(ctx.deps.config.dataKek, head.stream(), { maxBytes: target.maxBytes, aad: blobAad(target.purpose, ctx.partnerId, target.id) });
+  try {
+    await store.put(target.storageKey, encrypted.ciphertext);
+  } catch (err) {
+    // A failed put stores nothing (ContentStore.put): nothing is left to discard, and no
+    // warning about a blob left behind. Only a store that failed after taking the whole
+    // object (its answer lost) could hold one: a quiet best-effort delete covers that, and
+    // fails quietly while the store is down. A store failure answers 503 (app.ts onError).
+    if (err instanceof ContentStoreError) await store.delete(target.storageKey).catch(() => undefined);
+    throw await uploadFailure(err, encrypted.done);
+  }
+  target.written = true;
+  const result = await encrypted.done;
+  if (result.size === 0) throw invalid("/body/file", "the file is empty");
+  return {
+    envelope: result.header,
+    sha256: result.sha256,
+    size: result.size,
+    fileName: cleanFileName(part.fileName),
+    declaredType,
+    sniffedType: head.type(),
+  };
+}
+
+/** The text fields as the strict schema reads them (400 validation_failed at each field). */
+function parseFields<S extends z.ZodObject>(schema: S, fields: Record<string, string>): z.output<S> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) {
+    const errors = zodIssuesToFieldErrors(parsed.error.issues, "body");
+    throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+  }
+  return parsed.data as z.output<S>;
 }
 
 /**
@@ -92,61 +139,23 @@ export async function stageEncryptedUpload<S extends z.ZodObject>(
   }
   if (!request.body) throw invalid("/body/file", "a file part is required");
 
-  const store = ctx.deps.contentStore;
   const id = ctx.deps.newId();
   // Opaque: the partner keeps blobs apart in a shared store; the name says nothing else.
-  const storageKey = `${purpose}/${ctx.partnerId}/${id}`;
-  let written = false;
+  const target: BlobTarget = { purpose, id, storageKey: `${purpose}/${ctx.partnerId}/${id}`, maxBytes, written: false };
   const discard = async () => {
-    if (!written) return;
-    await store.delete(storageKey).catch((err: unknown) => {
+    if (!target.written) return;
+    await ctx.deps.contentStore.delete(target.storageKey).catch((err: unknown) => {
       ctx.deps.log.warn(`${purpose} blob left behind after a failed upload`, { requestId: ctx.requestId, blobId: id, error: (err as Error).name });
     });
   };
 
   const fields: Record<string, string> = {};
-  let file: Omit<StagedUpload<unknown>, "id" | "storageKey" | "fields"> | undefined;
+  let file: FileFacts | undefined;
   try {
     for await (const part of readMultipart(request.body, boundary, MULTIPART_LIMITS)) {
       if (part.name === "file") {
         if (file) throw invalid("/body/file", "only one file per upload");
-        if (part.fileName === undefined) throw invalid("/body/file", "must be a file part (with a filename)");
-        const declaredType = (part.contentType ?? "application/octet-stream").trim();
-        if (!MEDIA_TYPE_RE.test(declaredType)) throw invalid("/body/file", "the part's Content-Type is not a media type");
-
-        const head: Buffer[] = [];
-        let headBytes = 0;
-        async function* tapped() {
-          for await (const chunk of part.body) {
-            if (headBytes < SNIFF_BYTES) {
-              head.push(Buffer.from(chunk.subarray(0, SNIFF_BYTES - headBytes)));
-              headBytes += Math.min(chunk.byteLength, SNIFF_BYTES - headBytes);
-            }
-            yield chunk;
-          }
-        }
-        const encrypted = encryptStream(ctx.deps.config.dataKek, tapped(), { maxBytes, aad: blobAad(purpose, ctx.partnerId, id) });
-        try {
-          await store.put(storageKey, encrypted.ciphertext);
-        } catch (err) {
-          // A failed put stores nothing (ContentStore.put): nothing is left to discard, and no
-          // warning about a blob left behind. Only a store that failed after taking the whole
-          // object (its answer lost) could hold one: a quiet best-effort delete covers that, and
-          // fails quietly while the store is down. A store failure answers 503 (app.ts onError).
-          if (err instanceof ContentStoreError) await store.delete(storageKey).catch(() => undefined);
-          throw await uploadFailure(err, encrypted.done);
-        }
-        written = true;
-        const result = await encrypted.done;
-        if (result.size === 0) throw invalid("/body/file", "the file is empty");
-        file = {
-          envelope: result.header,
-          sha256: result.sha256,
-          size: result.size,
-          fileName: cleanFileName(part.fileName),
-          declaredType,
-          sniffedType: sniffType(Buffer.concat(head)),
-        };
+        file = await storeFilePart(ctx, part, target);
       } else if (Object.hasOwn(opts.fields.shape, part.name)) {
         if (Object.hasOwn(fields, part.name)) throw invalid(`/body/${part.name}`, "given more than once");
         fields[part.name] = await readTextPart(part, 256);
@@ -155,17 +164,13 @@ export async function stageEncryptedUpload<S extends z.ZodObject>(
         throw invalid(`/body/${part.name.replaceAll("~", "~0").replaceAll("/", "~1")}`, "unknown property");
       }
     }
-    const parsed = opts.fields.safeParse(fields);
-    if (!parsed.success) {
-      const errors = zodIssuesToFieldErrors(parsed.error.issues, "body");
-      throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
-    }
+    const parsed = parseFields(opts.fields, fields);
     if (!file) throw invalid("/body/file", "a file part is required");
-    const value: StagedUpload<z.output<S>> = { id, storageKey, fields: parsed.data as z.output<S>, ...file };
+    const value: StagedUpload<z.output<S>> = { id, storageKey: target.storageKey, fields: parsed, ...file };
     return {
       value,
       // The request as the idempotency fingerprint sees it: the fields and the file's facts.
-      fingerprint: { ...(parsed.data as object), fileName: value.fileName, mediaType: value.declaredType, size: value.size, sha256: value.sha256 },
+      fingerprint: { ...(parsed as object), fileName: value.fileName, mediaType: value.declaredType, size: value.size, sha256: value.sha256 },
       discard,
     };
   } catch (err) {
@@ -185,10 +190,4 @@ export async function openEncryptedBlob(
   const stored = await ctx.deps.contentStore.get(blob.storageKey);
   if (!stored) throw new ContentStoreError("read", undefined, "missing");
   return decryptStream(ctx.deps.config.dataKek, blob.envelope, stored, { aad: blobAad(blob.purpose, ctx.partnerId, blob.id) });
-}
-
-/** RFC 6266 Content-Disposition for a download: the name UTF-8 percent-encoded, plus an ASCII fallback. */
-export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -1,6 +1,7 @@
 // Magic-byte sniffing: what the first bytes of a file say it is, and whether that
-// agrees with the type its uploader declared. Evidence is photos, documents and
-// archives; an executable is never acceptable evidence, whatever it claims to be.
+// agrees with the type its uploader declared. Stored files (evidence, artifacts) are
+// photos, documents and archives; an executable is never acceptable, whatever it
+// claims to be.
 
 /** How many leading bytes sniffing looks at. */
 export const SNIFF_BYTES = 512;
@@ -57,6 +58,28 @@ export function sniffType(head: Uint8Array): string {
   const b = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, SNIFF_BYTES));
   for (const m of MAGIC) if (m.test(b)) return m.type;
   return looksLikeText(b) ? "text/plain" : "application/octet-stream";
+}
+
+/**
+ * Passes `source` through while keeping its first SNIFF_BYTES bytes: `type()` is what
+ * they show and `bytes` how many were kept (fewer than SNIFF_BYTES only for a shorter file).
+ */
+export function sniffingTap(source: AsyncIterable<Uint8Array>) {
+  const head: Buffer[] = [];
+  const tap = {
+    bytes: 0,
+    async *stream(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source) {
+        if (tap.bytes < SNIFF_BYTES) {
+          head.push(Buffer.from(chunk.subarray(0, SNIFF_BYTES - tap.bytes)));
+          tap.bytes += Math.min(chunk.byteLength, SNIFF_BYTES - tap.bytes);
+        }
+        yield chunk;
+      }
+    },
+    type: () => sniffType(Buffer.concat(head)),
+  };
+  return tap;
 }
 
 /** Declared types whose files are ZIP containers (office documents and the like). */
