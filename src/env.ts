@@ -47,6 +47,9 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  CONSOLE_OIDC_ISSUER: z.string().optional(),
+  CONSOLE_OIDC_CLIENT_ID: z.string().optional(),
+  CONSOLE_OIDC_SCOPE: z.string().optional(),
 });
 
 
@@ -90,6 +93,29 @@ function registryUrlOf(value: string | undefined, tenantsDir: string): string {
   if (!/^(file|libsql|https?|wss?):/.test(url)) throw new ConfigError("REGISTRY_DB_URL must be a file:, libsql:, http(s): or ws(s): URL");
   if (url.includes("{partnerId}")) throw new ConfigError("REGISTRY_DB_URL names one database: it takes no {partnerId}");
   return url;
+}
+
+/**
+ * The operator console's OpenID Connect sign-in (Authorization Code with PKCE, a public
+ * client): the issuer (its discovery document is `{issuer}/.well-known/openid-configuration`)
+ * and the client id, both or neither; https in production. The access tokens it issues are
+ * what the API verifies (DASHBOARD_JWKS_URL).
+ */
+function consoleOidcOf(env: { CONSOLE_OIDC_ISSUER?: string; CONSOLE_OIDC_CLIENT_ID?: string; CONSOLE_OIDC_SCOPE?: string }, production: boolean): Config["consoleOidc"] {
+  const issuer = env.CONSOLE_OIDC_ISSUER?.trim();
+  const clientId = env.CONSOLE_OIDC_CLIENT_ID?.trim();
+  if (!issuer && !clientId) return undefined;
+  if (!issuer || !clientId) throw new ConfigError("CONSOLE_OIDC_ISSUER and CONSOLE_OIDC_CLIENT_ID go together: set both or neither");
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError("CONSOLE_OIDC_ISSUER must be an absolute URL such as https://login.example.com/realms/ops");
+  }
+  if (url.protocol !== "https:" && (production || url.protocol !== "http:")) throw new ConfigError("CONSOLE_OIDC_ISSUER must be https (http only outside production)");
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError("CONSOLE_OIDC_ISSUER takes no credentials, query or fragment");
+  const scope = env.CONSOLE_OIDC_SCOPE?.trim() || "openid";
+  return { issuer: issuer.replace(/\/+$/, ""), clientId, scope };
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -160,5 +186,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL, production, env.PORT),
     logLevel: env.LOG_LEVEL,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    consoleOidc: consoleOidcOf(env, production),
   };
 }

@@ -4,6 +4,7 @@
 // `npm ci --omit=dev` there, starts the service the README way (`npm start`, NODE_ENV=production),
 // and requires
 //   - /healthz and /readyz 200, and 200 from both families with the first-start token;
+//   - the operator console's page (/console/) and its script bundle answering 200;
 //   - the production CLIs working (tenant list, token, jobs);
 //   - SIGTERM to npm's PID (a supervisor) and SIGINT to the process group (Ctrl-C) each
 //     stopping the server gracefully while a write is in flight: the write completes with
@@ -98,6 +99,16 @@ try {
     must(r.status === 200, `GET ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
   }
   log("assets and planning answer 200 with the printed token");
+  // The operator console, bundled by the production install itself on its first request.
+  const consolePage = await fetch(`${started.url}/console/`);
+  const consoleHtml = await consolePage.text();
+  must(consolePage.status === 200 && consolePage.headers.get("content-security-policy")?.startsWith("default-src 'self'"), `GET /console/ answered ${consolePage.status}: ${consoleHtml.slice(0, 200)}`);
+  const bundlePath = /<script type="module" src="([^"]+)"/.exec(consoleHtml)?.[1];
+  must(bundlePath, `the console page names no script:\n${consoleHtml}`);
+  const bundle = await fetch(`${started.url}${bundlePath}`);
+  const bundleBytes = (await bundle.arrayBuffer()).byteLength;
+  must(bundle.status === 200 && bundleBytes > 10_000, `GET ${bundlePath} answered ${bundle.status} with ${bundleBytes} bytes`);
+  log(`/console/ and its bundle answer 200 (${Math.round(bundleBytes / 1024)} KiB)`);
   const reports: StopReport[] = [];
   reports.push(await checkGracefulStop(started, "SIGTERM", "pid", token));
   started = undefined;

@@ -37,4 +37,6 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** On a graceful stop, how long /readyz answers 503 while the listener still accepts requests, before it closes (ms). */
   shutdownDrainMs: number;
+  /** The operator console's OpenID Connect sign-in (CONSOLE_OIDC_*); none: the console offers token sign-in only. */
+  consoleOidc?: { issuer: string; clientId: string; scope: string };
 }

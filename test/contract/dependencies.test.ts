@@ -29,6 +29,8 @@ const USED_OTHERWISE: Record<string, string> = {
 };
 
 const transpiler = new Bun.Transpiler({ loader: "ts" });
+// The console's JSX as its bundle compiles it: the automatic runtime import is preact/jsx-runtime.
+const tsxTranspiler = new Bun.Transpiler({ loader: "tsx", tsconfig: { compilerOptions: { jsx: "react-jsx", jsxImportSource: "preact" } } });
 const BUILTINS = new Set(builtinModules);
 
 /** The npm package a bare specifier names (`ajv/dist/2020.js` → `ajv`, `@a/b/c` → `@a/b`), or null. */
@@ -40,15 +42,23 @@ export function packageOf(spec: string): string | null {
 }
 
 /** Every specifier a source text loads at run time. */
-export function runtimeSpecifiers(text: string): string[] {
-  const specs = transpiler.scanImports(text).map((i) => i.path);
+export function runtimeSpecifiers(text: string, tsx = false): string[] {
+  let specs = (tsx ? tsxTranspiler : transpiler).scanImports(text).map((i) => i.path);
+  // For JSX Bun's scanner lists the configured runtime (preact/jsx-runtime) and also "react", which the bundle never loads.
+  if (tsx) specs = specs.filter((s) => s !== "react");
   for (const m of text.matchAll(/\b(?:Bun\.resolveSync|require\.resolve|import\.meta\.resolve)\(\s*["']([^"']+)["']/g)) specs.push(m[1]!);
   return specs;
 }
 
-/** src/ without its tests, plus each production CLI and the scripts/ files it imports. */
+/**
+ * src/ without its tests, the console's browser code (the server bundles console/src with
+ * Bun.build when /console is first asked for), plus each production CLI and the scripts/
+ * files it imports.
+ */
 function productionFiles(): string[] {
-  const files = [...new Glob("src/**/*.ts").scanSync(ROOT)].filter((f) => !f.endsWith(".test.ts") && !f.endsWith(".d.ts")).map((f) => join(ROOT, f));
+  const files = [...new Glob("src/**/*.ts").scanSync(ROOT), ...new Glob("console/src/**/*.{ts,tsx}").scanSync(ROOT)]
+    .filter((f) => !f.endsWith(".test.ts") && !f.endsWith(".d.ts"))
+    .map((f) => join(ROOT, f));
   const seen = new Set<string>();
   const walk = (file: string) => {
     if (seen.has(file) || !file.startsWith(join(ROOT, "scripts"))) return;
@@ -69,7 +79,7 @@ function productionFiles(): string[] {
 function usedPackages(): Map<string, string[]> {
   const used = new Map<string, string[]>();
   for (const file of productionFiles()) {
-    for (const spec of runtimeSpecifiers(readFileSync(file, "utf8"))) {
+    for (const spec of runtimeSpecifiers(readFileSync(file, "utf8"), file.endsWith(".tsx"))) {
       const name = packageOf(spec);
       if (name) used.set(name, [...(used.get(name) ?? []), relative(ROOT, file)]);
     }
