@@ -4,7 +4,7 @@ import type { Server } from "bun";
 import { loadConfig, ConfigError, type Config } from "./env.ts";
 import { createDeps, type Deps } from "./deps.ts";
 import { createApp } from "./app.ts";
-import { startScheduler, type Scheduler } from "./jobs/scheduler.ts";
+import { startScheduler, type Scheduler } from "./jobs/index.ts";
 import { mintToken } from "./platform/auth/mint.ts";
 import { upsertMember } from "./platform/tenancy/members.ts";
 

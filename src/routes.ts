@@ -4,6 +4,7 @@ import type { AnyRoute } from "./platform/http/define-route.ts";
 import { getHealth, getReadiness, getMe, documentRoutes } from "./platform/session/routes.ts";
 import { assetsRoutes } from "./assets/index.ts";
 import { planningRoutes } from "./planning/index.ts";
+import { routes as jobRoutes } from "./jobs/routes.ts";
 
 export const allRoutes: AnyRoute[] = [
   getHealth,
@@ -13,4 +14,6 @@ export const allRoutes: AnyRoute[] = [
   ...assetsRoutes,
   ...documentRoutes("planning", () => allRoutes),
   ...planningRoutes,
+  // The scheduler route (planning family, POST /scheduler/run): last of the planning routes.
+  ...jobRoutes,
 ];

@@ -1,7 +1,7 @@
 // Every minute: materialise alerts (src/assets/alerts): one per due condition
 // (fingerprint-deduplicated, so a rerun creates nothing new), and resolve the
 // alerts whose condition cleared. Acts as `system`.
-import { materialiseAlerts } from "../assets/alerts/alerts.service.ts";
+import { materialiseAlerts } from "../assets/alerts/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 export const alertsJob: PartnerJob = {

@@ -3,7 +3,7 @@
 // against its declared type and, when CLAMD_HOST is set, streamed to clamd (INSTREAM).
 // A finding quarantines, a scanner error marks `failed`; a file with neither stays
 // pending for a reviewer. Batches of 20, acting as `system`.
-import { scanPendingEvidence } from "../assets/evidence/evidence.service.ts";
+import { scanPendingEvidence } from "../assets/evidence/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 20;

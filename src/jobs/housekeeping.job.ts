@@ -3,7 +3,7 @@
 // Each delete is its own short transaction, so requests interleave with it.
 import { lt } from "drizzle-orm";
 import { purgeIdempotencyKeys } from "../platform/idempotency/idempotency.ts";
-import { purgeExpiredDrafts } from "../assets/views/views.service.ts";
+import { purgeExpiredDrafts } from "../assets/views/index.ts";
 import { jobRuns } from "../platform/jobs/jobs.tables.ts";
 import { withTx, writer } from "../platform/db/transactions.ts";
 import type { PartnerJob } from "./job.ts";

@@ -1,7 +1,7 @@
 // Every minute: runs the queued background exports of POST /interoperability/jobs
 // (EPCIS windows and canonical snapshots), acting as `system`, and stores each
 // result encrypted in the content store (src/assets/interop/jobs.service.ts).
-import { runQueuedInteropJobs } from "../assets/interop/jobs.service.ts";
+import { runQueuedInteropJobs } from "../assets/interop/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 export const interopExportsJob: PartnerJob = {

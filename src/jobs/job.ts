@@ -1,5 +1,5 @@
 // What a job is: its schedule, its run function and the context a run gets.
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../platform/deps.ts";
 import type { TenantCtx } from "../platform/tenancy/tenant-context.ts";
 import type { Logger } from "../platform/log.ts";
 

@@ -6,7 +6,7 @@ import { partnerKit } from "../../test/kit.ts";
 import { runJob } from "./run-job.ts";
 import { replenishmentJob } from "./replenishment.job.ts";
 import { createJobRegistry } from "./registry.ts";
-import { evaluateReplenishmentRules } from "../assets/hub/replenishment.service.ts";
+import { evaluateReplenishmentRules } from "../assets/hub/replenishment/replenishment.service.ts";
 
 const clock = new MutableClock(new Date("2026-06-08T08:00:00.000Z"));
 const env = await createTestEnv({}, { clock });

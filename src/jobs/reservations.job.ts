@@ -2,7 +2,7 @@
 // releasing the item's `reserved` availability; items whose reservation window has
 // started become `reserved`. Batches of 500, one transaction each, acting as `system`
 // through the same custody services requests use.
-import { expireReservations, startReservationWindows } from "../assets/custody/custody.service.ts";
+import { expireReservations, startReservationWindows } from "../assets/custody/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 500;

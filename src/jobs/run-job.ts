@@ -6,7 +6,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../platform/deps.ts";
 import { type Querier } from "../platform/db/transactions.ts";
 import { jobLeases, jobRuns } from "../platform/jobs/jobs.tables.ts";
 import type { TenantHandle } from "../platform/tenancy/tenancy.ts";

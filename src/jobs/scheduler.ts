@@ -2,7 +2,7 @@
 // overlaps invocations of one schedule: the next fire is computed after the
 // previous callback settles. Each fire runs the job through runJob, which never
 // rejects, so a failing job cannot surface as an unhandled rejection.
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../platform/deps.ts";
 import { createJobRegistry, type JobRegistry } from "./registry.ts";
 import { runJob, type JobOutcome } from "./run-job.ts";
 

@@ -2,7 +2,7 @@
 // outbox (src/assets/webhooks/webhooks.delivery.ts). An event therefore reaches its
 // endpoints within about a minute of its commit, and a retry is made at the first
 // pass after it is due: the 5 s first retry becomes "the next minute".
-import { deliverWebhooks } from "../assets/webhooks/webhooks.delivery.ts";
+import { deliverWebhooks } from "../assets/webhooks/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 export const webhookDeliveryJob: PartnerJob = {

@@ -1,21 +1,20 @@
 // Planning family at /api/planning. Only implemented operations are mounted; the
 // domain modules arrive with their issues.
 import type { AnyRoute } from "../platform/http/define-route.ts";
-import { routes as projects } from "./projects/index.ts";
-import { routes as workspace } from "./workspace/index.ts";
-import { routes as canonical } from "./canonical/index.ts";
-import { routes as collections } from "./collections/index.ts";
-import { routes as dependencies } from "./dependencies/index.ts";
-import { routes as resourceLinks } from "./resource-links/index.ts";
-import { routes as changeSets } from "./change-sets/index.ts";
-import { routes as myWork } from "./my-work/index.ts";
-import { routes as meetings } from "./meetings/index.ts";
-import { routes as calendar } from "./calendar/index.ts";
-import { routes as artifacts } from "./artifacts/index.ts";
-import { routes as imports } from "./imports/index.ts";
-import { routes as notifications } from "./notifications/index.ts";
-import { routes as smsGateway } from "./sms-gateway/index.ts";
-import { routes as scheduler } from "./scheduler/index.ts";
+import { routes as projects } from "./projects/routes.ts";
+import { routes as workspace } from "./workspace/routes.ts";
+import { routes as canonical } from "./canonical/routes.ts";
+import { routes as collections } from "./collections/routes.ts";
+import { routes as dependencies } from "./dependencies/routes.ts";
+import { routes as resourceLinks } from "./resource-links/routes.ts";
+import { routes as changeSets } from "./change-sets/routes.ts";
+import { routes as myWork } from "./my-work/routes.ts";
+import { routes as meetings } from "./meetings/routes.ts";
+import { routes as calendar } from "./calendar/routes.ts";
+import { routes as artifacts } from "./artifacts/routes.ts";
+import { routes as imports } from "./imports/routes.ts";
+import { routes as notifications } from "./notifications/routes.ts";
+import { routes as smsGateway } from "./sms-gateway/routes.ts";
 
 export const planningRoutes: AnyRoute[] = [
   ...projects,
@@ -32,5 +31,7 @@ export const planningRoutes: AnyRoute[] = [
   ...notifications,
   ...smsGateway,
   ...myWork,
-  ...scheduler,
 ];
+// POST /scheduler/run (runScheduledJob) is a planning route too, but it runs the jobs of
+// src/jobs, which import this family: src/routes.ts mounts it from src/jobs/routes.ts
+// right after these, so planning never imports src/jobs.

@@ -9,7 +9,7 @@ import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { insertRecord, loadOr404, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
-import { partyIdsMatching, requireParty } from "../parties/parties.service.ts";
+import { partyIdsMatching, requireParty } from "../parties/index.ts";
 import { agreements } from "./agreements.tables.ts";
 import {
   DEFAULT_TERMS,

@@ -1,8 +1,5 @@
-// Agreements (spec order): list, create, read, update.
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listAgreements } from "./routes/list-agreements.ts";
-import { createAgreement } from "./routes/create-agreement.ts";
-import { getAgreement } from "./routes/get-agreement.ts";
-import { updateAgreement } from "./routes/update-agreement.ts";
-
-export const routes: AnyRoute[] = [listAgreements, createAgreement, getAgreement, updateAgreement];
+// The published surface of assets/agreements: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { AGREEMENT_KINDS } from "./agreements.schemas.ts";
+export { agreementText, requireAgreement, updateAgreement } from "./agreements.service.ts";
+export type { AgreementRow } from "./agreements.service.ts";

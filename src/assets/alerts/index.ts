@@ -1,5 +1,4 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listAlerts } from "./routes/list-alerts.ts";
-import { acknowledgeAlert } from "./routes/acknowledge-alert.ts";
-
-export const routes: AnyRoute[] = [listAlerts, acknowledgeAlert];
+// The published surface of assets/alerts: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { ListAlertsQuery } from "./alerts.schemas.ts";
+export { materialiseAlerts, raiseAlert, webhookFailingCondition } from "./alerts.service.ts";

@@ -5,11 +5,11 @@ import { and, asc, eq } from "drizzle-orm";
 import { AppError } from "../../platform/errors/app-error.ts";
 import { writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import type { ItemRow } from "../kernel/item.schemas.ts";
-import { changeItem, loadItem, recordItemHistory } from "../kernel/items.ts";
-import { immobility } from "../kernel/blocks.ts";
-import { moveContents } from "../kernel/containment.ts";
-import { recordMovement } from "../kernel/movements.ts";
+import type { ItemRow } from "../kernel/index.ts";
+import { changeItem, loadItem, recordItemHistory } from "../kernel/index.ts";
+import { immobility } from "../kernel/index.ts";
+import { moveContents } from "../kernel/index.ts";
+import { recordMovement } from "../kernel/index.ts";
 import { auditResults } from "./audits.tables.ts";
 
 export interface PostingSummary {

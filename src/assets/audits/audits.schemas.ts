@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
-import { CONDITIONS } from "../kernel/item.schemas.ts";
+import { CONDITIONS } from "../kernel/index.ts";
 import { AUDIT_EVENT_KINDS, AUDIT_STATUSES, RESULT_KINDS, REVIEW_STATES } from "./audits.states.ts";
 
 /** Locations or categories one audit's scope may name. */

@@ -10,10 +10,10 @@ import { db } from "../../platform/db/transactions.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import type { Capability } from "../../platform/auth/capabilities.ts";
 import { capabilityConfig } from "../../platform/auth/membership.ts";
-import { caseMakers } from "../workflow/workflow.service.ts";
-import { policyMakers } from "../policies/policies.service.ts";
-import { auditResultCounters } from "../audits/audits.service.ts";
-import { evidenceUploader } from "../evidence/evidence.service.ts";
+import { caseMakers } from "../workflow/index.ts";
+import { policyMakers } from "../policies/index.ts";
+import { auditResultCounters } from "../audits/index.ts";
+import { evidenceUploader } from "../evidence/index.ts";
 import { MAKER_OF_RE, type EligibleUsersQuery, type MakerRecordType } from "./capabilities.schemas.ts";
 
 export const ELIGIBLE_USERS_MAX = 500;

@@ -1,5 +1,3 @@
-import { listEligibleUsers } from "./routes/list-eligible-users.ts";
-import { listCapabilities } from "./routes/list-capabilities.ts";
-import { replaceCapability } from "./routes/replace-capability.ts";
-
-export const routes = [listEligibleUsers, listCapabilities, replaceCapability];
+// The published surface of assets/capabilities: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { applyRoleDefaults } from "./capabilities.service.ts";

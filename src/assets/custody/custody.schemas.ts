@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { Holder } from "../kernel/movement.schemas.ts";
-import { CONDITIONS } from "../kernel/item.schemas.ts";
+import { Holder } from "../kernel/index.ts";
+import { CONDITIONS } from "../kernel/index.ts";
 import { CHECKOUT_EVENT_KINDS, CHECKOUT_STATES, HOLDER_KINDS } from "./custody.states.ts";
 
 export { Holder };

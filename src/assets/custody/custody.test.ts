@@ -9,7 +9,7 @@ import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError as expectField, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
 import { items, movements } from "../kernel/kernel.tables.ts";
-import { routes } from "./index.ts";
+import { routes } from "./routes.ts";
 import { startReservationWindows } from "./custody.service.ts";
 import { systemContext } from "../../platform/tenancy/tenant-context.ts";
 

@@ -1,22 +1,5 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listCheckouts } from "./routes/list-checkouts.ts";
-import { createCheckout } from "./routes/create-checkout.ts";
-import { createReservation } from "./routes/create-reservation.ts";
-import { cancelReservation } from "./routes/cancel-reservation.ts";
-import { getCheckout } from "./routes/get-checkout.ts";
-import { acknowledgeCheckout } from "./routes/acknowledge-checkout.ts";
-import { extendCheckout } from "./routes/extend-checkout.ts";
-import { transferCheckout } from "./routes/transfer-checkout.ts";
-import { returnCheckout } from "./routes/return-checkout.ts";
-
-export const routes: AnyRoute[] = [
-  listCheckouts,
-  createCheckout,
-  createReservation,
-  cancelReservation,
-  getCheckout,
-  acknowledgeCheckout,
-  extendCheckout,
-  transferCheckout,
-  returnCheckout,
-];
+// The published surface of assets/custody: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { Checkout, ListCheckoutsQuery } from "./custody.schemas.ts";
+export { ESCALATION_ACTIONS, currentCheckout, custodyOfItemQuery, escalateOverdueCheckout, expireReservations, getCheckout, requireOverdueCheckout, startReservationWindows, toCheckoutDto } from "./custody.service.ts";
+export type { CheckoutRow } from "./custody.service.ts";

@@ -11,8 +11,8 @@ import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
 import { workflowCases } from "../workflow/workflow.tables.ts";
-import { financeValueEntries } from "./finance.tables.ts";
-import { Dec } from "./schedule.ts";
+import { financeValueEntries } from "./value-entries/entries.tables.ts";
+import { Dec } from "./depreciation/schedule.ts";
 
 const clock = new MutableClock(new Date("2026-04-10T09:00:00.000Z"));
 const api = await partnerKit({ clock, tickMs: 1000, users: { boss: "admin", mgr: "manager", boss2: "admin", op: "operator" } });

@@ -9,8 +9,8 @@ import { and, eq } from "drizzle-orm";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
-import { financeValueEntries } from "./finance.tables.ts";
-import { journalLines, defaultMapping } from "./journal.service.ts";
+import { financeValueEntries } from "./value-entries/entries.tables.ts";
+import { journalLines, defaultMapping } from "./journals/journal.service.ts";
 
 const clock = new MutableClock(new Date("2026-04-10T09:00:00.000Z"));
 const api = await partnerKit({ clock, tickMs: 1000, users: { boss: "admin", mgr: "manager", boss2: "admin", op: "operator" } });

@@ -3,7 +3,7 @@
 // objects (additionalProperties false), so clients can rely on their exact shape.
 import { test, expect, afterAll, describe } from "bun:test";
 import { createTestEnv } from "../../../test/harness.ts";
-import { routes } from "./index.ts";
+import { routes } from "./routes.ts";
 
 const env = await createTestEnv();
 afterAll(() => env.close());

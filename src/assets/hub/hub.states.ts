@@ -2,7 +2,10 @@
 // companion records, see README.md). Each record type has one function answering
 // "may X go to Y"; every refused move is 409 state_conflict naming the current state.
 import { AppError } from "../../platform/errors/app-error.ts";
-import type { CONTINUITY_RUN_STATES, DOCK_APPOINTMENT_STATES, HUB_TASK_STATES, QUALITY_HOLD_STATES } from "./hub.tables.ts";
+import type { CONTINUITY_RUN_STATES } from "./continuity/continuity.tables.ts";
+import type { DOCK_APPOINTMENT_STATES } from "./dock/dock.tables.ts";
+import type { HUB_TASK_STATES } from "./tasks/tasks.tables.ts";
+import type { QUALITY_HOLD_STATES } from "./holds/holds.tables.ts";
 
 export type HubTaskState = (typeof HUB_TASK_STATES)[number];
 export type DockAppointmentState = (typeof DOCK_APPOINTMENT_STATES)[number];

@@ -10,7 +10,7 @@ import {
   normaliseIdentifier,
   parseScan,
   type IdentifierScheme,
-} from "./gs1.ts";
+} from "../kernel/gs1.ts";
 
 const GS = "\u001d";
 

@@ -1,7 +1,7 @@
 // The wire shape of an identifier, shared by the identity routes and the item detail.
 import { z } from "@hono/zod-openapi";
 import { RecordMeta } from "../../platform/http/common-schemas.ts";
-import { IDENTIFIER_SCHEMES } from "./gs1.ts";
+import { IDENTIFIER_SCHEMES } from "../kernel/index.ts";
 import { identifiers } from "./identity.tables.ts";
 
 export type IdentifierRow = typeof identifiers.$inferSelect;

@@ -1,9 +1,9 @@
 // Request and response schemas of the identity routes (issue, transition, scan).
 import { z } from "@hono/zod-openapi";
 import { Id, ExpectedVersion, freeText } from "../../platform/http/common-schemas.ts";
-import { Item } from "../kernel/item.schemas.ts";
-import { Checkout } from "../custody/custody.schemas.ts";
-import { IDENTIFIER_SCHEMES } from "./gs1.ts";
+import { Item } from "../kernel/index.ts";
+import { Checkout } from "../custody/index.ts";
+import { IDENTIFIER_SCHEMES } from "../kernel/index.ts";
 import { Identifier, IDENTIFIER_STATES } from "./identity.dto.ts";
 
 export const RAW_MAX = 2048;

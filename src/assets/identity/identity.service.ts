@@ -6,12 +6,12 @@ import { AppError, assertVersion, invalid, notFound } from "../../platform/error
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, type Querier, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
-import { toItemDto } from "../kernel/item.schemas.ts";
-import { loadItem, recordItemHistory, requireItem } from "../kernel/items.ts";
-import { recordMovement } from "../kernel/movements.ts";
-import { currentCheckout } from "../custody/custody.service.ts";
-import { activePolicy, policyViolation } from "../policies/policies.service.ts";
-import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "./gs1.ts";
+import { toItemDto } from "../kernel/index.ts";
+import { loadItem, recordItemHistory, requireItem } from "../kernel/index.ts";
+import { recordMovement } from "../kernel/index.ts";
+import { currentCheckout } from "../custody/index.ts";
+import { activePolicy, policyViolation } from "../policies/index.ts";
+import { IdentifierFormatError, normaliseIdentifier, parseScan, type IdentifierRef, type NormalisedIdentifier } from "../kernel/index.ts";
 import { identifiers } from "./identity.tables.ts";
 import { toIdentifierDto, type IdentifierDto, type IdentifierRow, type IdentifierState } from "./identity.dto.ts";
 import type { IssueIdentifier, TransitionIdentifier } from "./identity.schemas.ts";

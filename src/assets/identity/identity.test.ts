@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MutableClock } from "../../../test/harness.ts";
 import { partnerKit } from "../../../test/kit.ts";
-import { encodeEpcHex } from "./gs1.ts";
+import { encodeEpcHex } from "../kernel/gs1.ts";
 
 const clock = new MutableClock();
 const api = await partnerKit({ clock, users: { olivia: "operator", victor: "viewer", ada: "admin" } });

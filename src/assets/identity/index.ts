@@ -1,7 +1,5 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { issueIdentifier } from "./routes/issue-identifier.ts";
-import { transitionIdentifier } from "./routes/transition-identifier.ts";
-import { resolveScan } from "./routes/resolve-scan.ts";
-import { getIdentifier } from "./routes/get-identifier.ts";
-
-export const routes: AnyRoute[] = [issueIdentifier, getIdentifier, transitionIdentifier, resolveScan];
+// The published surface of assets/identity: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { Identifier, toIdentifierDto } from "./identity.dto.ts";
+export type { IdentifierRow } from "./identity.dto.ts";
+export { identifiersOfItemQuery, resolveScan } from "./identity.service.ts";

@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { Id, RecordMeta } from "../../platform/http/common-schemas.ts";
 import { isCurrency, MoneyOut } from "../../platform/money/money.ts";
-import { CONDITIONS, OWNERSHIPS, TRACKINGS } from "../kernel/item.schemas.ts";
+import { CONDITIONS, OWNERSHIPS, TRACKINGS } from "../kernel/index.ts";
 import { PRESET_NAMES } from "./imports.presets.ts";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "./imports.csv.ts";
 

@@ -1,7 +1,7 @@
 // Movement → EPCIS 2.0 event, one event per movement (pure). The table below is our
 // mapping profile: which EPCIS event type, action, CBV 2.0.0 business step and
 // disposition each movement kind becomes. `ams:movementKind` keeps the exact kind.
-import type { MovementKind } from "../kernel/movement.schemas.ts";
+import type { MovementKind } from "../kernel/index.ts";
 import type { EpcisEvent } from "./epcis.schemas.ts";
 
 interface KindMapping {

@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Instant } from "../../platform/http/common-schemas.ts";
 import { csvEnum } from "../../platform/paging/paging.ts";
-import { MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+import { MOVEMENT_KINDS } from "../kernel/index.ts";
 
 export const EPCIS_MAX_EVENTS = 10_000;
 export const EPCIS_MAX_DAYS = 366;

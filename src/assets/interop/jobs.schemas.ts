@@ -2,7 +2,7 @@
 // and its result download.
 import { z } from "@hono/zod-openapi";
 import { Id, Instant } from "../../platform/http/common-schemas.ts";
-import { MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+import { MOVEMENT_KINDS } from "../kernel/index.ts";
 import { EPCIS_MAX_DAYS, EpcisExportDocument } from "./epcis.schemas.ts";
 import { CanonicalSnapshot } from "./snapshot.schemas.ts";
 

@@ -5,13 +5,13 @@
 // (additionalProperties: false), so a field the service adds without publishing it
 // fails those tests.
 import { z } from "@hono/zod-openapi";
-import { Movement } from "../kernel/movement.schemas.ts";
-import { Item } from "../kernel/item.schemas.ts";
-import { WORK_ORDER_KINDS } from "../maintenance/maintenance.states.ts";
-import { Checkout } from "../custody/custody.schemas.ts";
-import { ValueEntry } from "../finance/finance.schemas.ts";
+import { Movement } from "../kernel/index.ts";
+import { Item } from "../kernel/index.ts";
+import { WORK_ORDER_KINDS } from "../maintenance/index.ts";
+import { Checkout } from "../custody/index.ts";
+import { ValueEntry } from "../finance/index.ts";
 import { CLASSIFICATIONS, SCAN_STATES } from "../../platform/stored-files/states.ts";
-import { TARGET_TYPES } from "../evidence/evidence.states.ts";
+import { TARGET_TYPES } from "../evidence/index.ts";
 
 /** The spec fixes the snapshot at schema version 1.0 (Versioning 3); unreleased, so 1.0 is what is published now. */
 export const SNAPSHOT_SCHEMA_VERSION = "1.0";

@@ -12,19 +12,19 @@ import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { db } from "../../platform/db/transactions.ts";
 import { API_VERSION } from "../../platform/openapi/document.ts";
 import { items, itemHistory, movements } from "../kernel/kernel.tables.ts";
-import { toItemDto } from "../kernel/item.schemas.ts";
-import { toMovementDto } from "../kernel/movements.ts";
+import { toItemDto } from "../kernel/index.ts";
+import { toMovementDto } from "../kernel/index.ts";
 import { identifiers } from "../identity/identity.tables.ts";
-import { toIdentifierDto } from "../identity/identity.dto.ts";
+import { toIdentifierDto } from "../identity/index.ts";
 import { locations } from "../locations/locations.tables.ts";
-import { toLocationDto } from "../locations/locations.service.ts";
+import { toLocationDto } from "../locations/index.ts";
 import { checkouts } from "../custody/custody.tables.ts";
-import { toCheckoutDto } from "../custody/custody.service.ts";
+import { toCheckoutDto } from "../custody/index.ts";
 import { shipmentContainers, shipmentItems } from "../transit/transit.tables.ts";
-import { financeValueEntries } from "../finance/finance.tables.ts";
-import { toEntryDto } from "../finance/entries.service.ts";
+import { financeValueEntries } from "../finance/value-entries/entries.tables.ts";
+import { toEntryDto } from "../finance/index.ts";
 import { evidence } from "../evidence/evidence.tables.ts";
-import { completedWorkOrderCosts } from "../maintenance/maintenance.service.ts";
+import { completedWorkOrderCosts } from "../maintenance/index.ts";
 import pkg from "../../../package.json" with { type: "json" };
 import {
   SNAPSHOT_SCHEMA_VERSION,

@@ -1,9 +1,4 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { getItem } from "./routes/get-item.ts";
-import { createAsset } from "./routes/create-asset.ts";
-import { updateItem } from "./routes/update-item.ts";
-import { activateItem } from "./routes/activate-item.ts";
-import { moveItem } from "./routes/move-item.ts";
-import { consumeItem } from "./routes/consume-item.ts";
-
-export const routes: AnyRoute[] = [getItem, createAsset, updateItem, activateItem, moveItem, consumeItem];
+// The published surface of assets/items: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { QUANTITY_MAX, attributeIssues } from "./items.schemas.ts";
+export { moveItem, registerAsset } from "./items.service.ts";

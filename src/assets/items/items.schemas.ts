@@ -2,11 +2,11 @@
 import { z } from "@hono/zod-openapi";
 import { Id, CalendarDate, ExpectedVersion, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { Money } from "../../platform/money/money.ts";
-import { Movement } from "../kernel/movement.schemas.ts";
-import { Identifier } from "../identity/identity.dto.ts";
-import { Checkout } from "../custody/custody.schemas.ts";
-import { LocationAncestor } from "../locations/locations.schemas.ts";
-import { CONDITIONS, Item, OWNERSHIPS, QUALITY_STATUSES, TRACKINGS } from "../kernel/item.schemas.ts";
+import { Movement } from "../kernel/index.ts";
+import { Identifier } from "../identity/index.ts";
+import { Checkout } from "../custody/index.ts";
+import { LocationAncestor } from "../locations/index.ts";
+import { CONDITIONS, Item, OWNERSHIPS, QUALITY_STATUSES, TRACKINGS } from "../kernel/index.ts";
 
 export const ATTRIBUTES_MAX_KEYS = 50;
 export const ATTRIBUTES_MAX_BYTES = 16 * 1024;

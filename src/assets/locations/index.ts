@@ -1,8 +1,5 @@
-// Locations (spec order): list, create, read, update.
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listLocations } from "./routes/list-locations.ts";
-import { createLocation } from "./routes/create-location.ts";
-import { getLocation } from "./routes/get-location.ts";
-import { updateLocation } from "./routes/update-location.ts";
-
-export const routes: AnyRoute[] = [listLocations, createLocation, getLocation, updateLocation];
+// The published surface of assets/locations: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { LOCATION_KINDS, LocationAncestor } from "./locations.schemas.ts";
+export { activeLocationExists, activeLocationsNamed, createLocation, locationExists, locationPath, locationPathFrom, locationText, requireLocation, toLocationDto } from "./locations.service.ts";
+export type { LocationRow } from "./locations.service.ts";

@@ -18,11 +18,11 @@ import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { loadCapabilityConfig } from "../../platform/auth/membership.ts";
 import { effectiveCapabilities } from "../../platform/auth/capabilities.ts";
-import type { ItemRow } from "../kernel/item.schemas.ts";
-import { changeItem, findItem, loadItem, moveLifecycle, requireItem } from "../kernel/items.ts";
-import { clearBlock, hasBlock, setBlock } from "../kernel/blocks.ts";
-import { assertLifecycleMove } from "../kernel/lifecycle.ts";
-import { recordMovement } from "../kernel/movements.ts";
+import type { ItemRow } from "../kernel/index.ts";
+import { changeItem, findItem, loadItem, moveLifecycle, requireItem } from "../kernel/index.ts";
+import { clearBlock, hasBlock, setBlock } from "../kernel/index.ts";
+import { assertLifecycleMove } from "../kernel/index.ts";
+import { recordMovement } from "../kernel/index.ts";
 import { workOrderEvents, workOrders, workOrderWords, type LabourEntry, type PartUsed } from "./maintenance.tables.ts";
 import { assertWorkOrderMove, isOverdue, UNFINISHED } from "./maintenance.states.ts";
 import { wordsMatch, wordsOf } from "../../platform/search/search-words.ts";

@@ -1,6 +1,3 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listMovements } from "./routes/list-movements.ts";
-import { getMovement } from "./routes/get-movement.ts";
-import { correctMovement } from "./routes/correct-movement.ts";
-
-export const routes: AnyRoute[] = [listMovements, getMovement, correctMovement];
+// The published surface of assets/movements: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { ListMovementsQuery } from "./movements.schemas.ts";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Instant, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { Holder, Movement, MOVEMENT_KINDS } from "../kernel/movement.schemas.ts";
+import { Holder, Movement, MOVEMENT_KINDS } from "../kernel/index.ts";
 
 // --- GET /movements and POST /movements/{id}/correct ---
 

@@ -8,11 +8,11 @@ import { db, withTx, type Querier } from "../../platform/db/transactions.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { movements } from "../kernel/kernel.tables.ts";
-import { changeItem, findItem } from "../kernel/items.ts";
-import { moveContents } from "../kernel/containment.ts";
-import { recordMovement, toMovementDto, type MovementDto, type MovementRow } from "../kernel/movements.ts";
-import { locationExists, requireLocation } from "../locations/locations.service.ts";
-import { partyExists } from "../parties/parties.service.ts";
+import { changeItem, findItem } from "../kernel/index.ts";
+import { moveContents } from "../kernel/index.ts";
+import { recordMovement, toMovementDto, type MovementDto, type MovementRow } from "../kernel/index.ts";
+import { locationExists, requireLocation } from "../locations/index.ts";
+import { partyExists } from "../parties/index.ts";
 import type { CorrectMovement, ListMovementsQuery } from "./movements.schemas.ts";
 
 /**

@@ -1,8 +1,5 @@
-// Parties (spec order): list, create, read, update.
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listParties } from "./routes/list-parties.ts";
-import { createParty } from "./routes/create-party.ts";
-import { getParty } from "./routes/get-party.ts";
-import { updateParty } from "./routes/update-party.ts";
-
-export const routes: AnyRoute[] = [listParties, createParty, getParty, updateParty];
+// The published surface of assets/parties: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { PARTY_KINDS } from "./parties.schemas.ts";
+export { activePartiesNamed, activePartyExists, createParty, partyExists, partyIdsMatching, partyText, requireParty } from "./parties.service.ts";
+export type { PartyRow } from "./parties.service.ts";

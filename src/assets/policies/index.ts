@@ -1,9 +1,3 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listPolicies } from "./routes/list-policies.ts";
-import { createPolicy } from "./routes/create-policy.ts";
-import { getPolicy } from "./routes/get-policy.ts";
-import { revisePolicy } from "./routes/revise-policy.ts";
-import { submitPolicy } from "./routes/submit-policy.ts";
-import { decidePolicy } from "./routes/decide-policy.ts";
-
-export const routes: AnyRoute[] = [listPolicies, createPolicy, getPolicy, revisePolicy, submitPolicy, decidePolicy];
+// The published surface of assets/policies: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { activePolicy, depreciationDefaults, getPolicy, policyMakers, policyViolation } from "./policies.service.ts";

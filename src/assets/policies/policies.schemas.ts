@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { Id, RecordMeta, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { CAPABILITIES, ROLES, type Capability } from "../../platform/auth/capabilities.ts";
-import { IDENTIFIER_SCHEMES } from "../identity/gs1.ts";
+import { IDENTIFIER_SCHEMES } from "../kernel/index.ts";
 import { POLICY_EVENT_KINDS, POLICY_STATES, POLICY_TYPES } from "./policies.states.ts";
 
 export { POLICY_STATES, POLICY_TYPES };

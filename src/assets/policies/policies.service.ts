@@ -16,8 +16,8 @@ import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
-import { requireCategory } from "../catalogue/catalogue.service.ts";
-import { applyRoleDefaults } from "../capabilities/capabilities.service.ts";
+import { requireCategory } from "../catalogue/index.ts";
+import { applyRoleDefaults } from "../capabilities/index.ts";
 import { policies, policyEvents, policyReceipts, policyRevisions } from "./policies.tables.ts";
 import { assertPolicyMove } from "./policies.states.ts";
 import {

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { Id } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
 import { hasSearchWord, NO_SEARCH_WORDS, WordFilter, WORD_FILTER_NOTE } from "../../platform/search/word-filter.ts";
-import { AVAILABILITIES, CONDITIONS, Item, LIFECYCLES, QUALITY_STATUSES } from "../kernel/item.schemas.ts";
+import { AVAILABILITIES, CONDITIONS, Item, LIFECYCLES, QUALITY_STATUSES } from "../kernel/index.ts";
 
 /** Query of GET /owned and GET /loaned (spec: "Overview and register"). */
 export const RegisterListQuery = z.strictObject({

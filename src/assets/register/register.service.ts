@@ -7,8 +7,8 @@ import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts"
 import { items } from "../kernel/kernel.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { workOrders } from "../maintenance/maintenance.tables.ts";
-import { UNFINISHED as UNFINISHED_WORK_ORDERS } from "../maintenance/maintenance.states.ts";
-import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/item.schemas.ts";
+import { UNFINISHED as UNFINISHED_WORK_ORDERS } from "../maintenance/index.ts";
+import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/index.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
 

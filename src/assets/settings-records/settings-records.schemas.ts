@@ -3,9 +3,9 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Timestamp, RECORD_STATUSES } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter, MAX_TEXT_FILTER } from "../../platform/paging/paging.ts";
-import { LOCATION_KINDS } from "../locations/locations.schemas.ts";
-import { PARTY_KINDS } from "../parties/parties.schemas.ts";
-import { AGREEMENT_KINDS } from "../agreements/agreements.schemas.ts";
+import { LOCATION_KINDS } from "../locations/index.ts";
+import { PARTY_KINDS } from "../parties/index.ts";
+import { AGREEMENT_KINDS } from "../agreements/index.ts";
 
 export const CATALOG_KINDS = ["category", "model"] as const;
 export const RECORD_TYPES = ["location", "catalog", "party", "agreement"] as const;

@@ -13,9 +13,9 @@ import { locations } from "../locations/locations.tables.ts";
 import { parties } from "../parties/parties.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
 import { catalogCategories, catalogModels } from "../catalogue/catalogue.tables.ts";
-import { locationText, type LocationRow } from "../locations/locations.service.ts";
-import { partyText, type PartyRow } from "../parties/parties.service.ts";
-import { agreementText, type AgreementRow } from "../agreements/agreements.service.ts";
+import { locationText, type LocationRow } from "../locations/index.ts";
+import { partyText, type PartyRow } from "../parties/index.ts";
+import { agreementText, type AgreementRow } from "../agreements/index.ts";
 import { RECORD_KINDS, type SettingsRecordDto, type SettingsRecordsQuery } from "./settings-records.schemas.ts";
 
 /** The projected row of GET /settings/records, the same columns for every record type. */

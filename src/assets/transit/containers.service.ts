@@ -11,11 +11,11 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { appendEvent } from "../../platform/db/history.ts";
 import { items } from "../kernel/kernel.tables.ts";
-import type { ItemRow } from "../kernel/item.schemas.ts";
-import { requireItem } from "../kernel/items.ts";
-import { clearBlock, setBlock } from "../kernel/blocks.ts";
-import { locationPath } from "../locations/locations.service.ts";
-import { gs1CheckDigit } from "../identity/gs1.ts";
+import type { ItemRow } from "../kernel/index.ts";
+import { requireItem } from "../kernel/index.ts";
+import { clearBlock, setBlock } from "../kernel/index.ts";
+import { locationPath } from "../locations/index.ts";
+import { gs1CheckDigit } from "../kernel/index.ts";
 import { shipmentContainers, shipmentEvents, shipmentItems } from "./transit.tables.ts";
 import { assertContainerTakes, assertShipmentAction } from "./transit.states.ts";
 import {

@@ -12,12 +12,12 @@ import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { FilterSet, listByUpdate, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
-import type { ItemRow } from "../kernel/item.schemas.ts";
-import { changeItem, loadItem } from "../kernel/items.ts";
-import { clearBlock, setBlock } from "../kernel/blocks.ts";
-import { moveContents } from "../kernel/containment.ts";
-import { recordMovement } from "../kernel/movements.ts";
-import { requireLocation } from "../locations/locations.service.ts";
+import type { ItemRow } from "../kernel/index.ts";
+import { changeItem, loadItem } from "../kernel/index.ts";
+import { clearBlock, setBlock } from "../kernel/index.ts";
+import { moveContents } from "../kernel/index.ts";
+import { recordMovement } from "../kernel/index.ts";
+import { requireLocation } from "../locations/index.ts";
 import { shipmentContainers, shipmentDiscrepancies, shipmentEvents, shipmentItems, shipments } from "./transit.tables.ts";
 import { assertShipmentAction } from "./transit.states.ts";
 import {

@@ -7,7 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import { db, readSnapshot, txScoped, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { recordMovement } from "../kernel/movements.ts";
+import { recordMovement } from "../kernel/index.ts";
 import { shipmentContainers, shipmentDiscrepancies, shipmentItems, shipments } from "./transit.tables.ts";
 import { NESTED_MAX, type ShipmentContainer } from "./transit.schemas.ts";
 

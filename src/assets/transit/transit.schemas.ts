@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, RecordMeta, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape, TextFilter } from "../../platform/paging/paging.ts";
-import { CONDITIONS } from "../kernel/item.schemas.ts";
+import { CONDITIONS } from "../kernel/index.ts";
 import { CONTAINER_KINDS, CONTAINER_STATES, EXCEPTION_KINDS, SHIPMENT_EVENT_KINDS, SHIPMENT_STATES } from "./transit.states.ts";
 
 /** Items or containers one command names, at most (contract §12 batch writes). */

@@ -11,7 +11,7 @@ import { expectFieldError, expectProblem } from "../../../test/contract/helpers.
 import { partnerKit } from "../../../test/kit.ts";
 import { itemBlocks, items, movements } from "../kernel/kernel.tables.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
-import { gs1CheckDigit } from "../identity/gs1.ts";
+import { gs1CheckDigit } from "../kernel/gs1.ts";
 import { shipmentItems } from "./transit.tables.ts";
 
 const MIN = 60_000;

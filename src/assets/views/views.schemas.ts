@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { Id, ExpectedVersion, Instant, RecordMeta, Timestamp, freeText, JsonValue } from "../../platform/http/common-schemas.ts";
 import { listEnvelope, PageQueryShape, csvEnum } from "../../platform/paging/paging.ts";
-import { RegisterListQuery } from "../register/register.schemas.ts";
-import { ListCheckoutsQuery } from "../custody/custody.schemas.ts";
-import { ListMovementsQuery } from "../movements/movements.schemas.ts";
-import { ListAuditsQuery } from "../audits/audits.schemas.ts";
-import { ListWorkOrdersQuery } from "../maintenance/maintenance.schemas.ts";
-import { ListHubTasksQuery } from "../hub/tasks.schemas.ts";
-import { ListShipmentsQuery } from "../transit/transit.schemas.ts";
-import { ListAlertsQuery } from "../alerts/alerts.schemas.ts";
+import { RegisterListQuery } from "../register/index.ts";
+import { ListCheckoutsQuery } from "../custody/index.ts";
+import { ListMovementsQuery } from "../movements/index.ts";
+import { ListAuditsQuery } from "../audits/index.ts";
+import { ListWorkOrdersQuery } from "../maintenance/index.ts";
+import { ListHubTasksQuery } from "../hub/index.ts";
+import { ListShipmentsQuery } from "../transit/index.ts";
+import { ListAlertsQuery } from "../alerts/index.ts";
 
 /** The list surfaces a view can be saved for, and the filter keys each accepts. */
 export const SURFACE_FILTERS = {

@@ -1,8 +1,3 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listWebhooks } from "./routes/list-webhooks.ts";
-import { createWebhook } from "./routes/create-webhook.ts";
-import { replaceWebhook } from "./routes/replace-webhook.ts";
-import { testWebhook } from "./routes/test-webhook.ts";
-import { listWebhookDeliveries } from "./routes/list-webhook-deliveries.ts";
-
-export const routes: AnyRoute[] = [listWebhooks, createWebhook, replaceWebhook, testWebhook, listWebhookDeliveries];
+// The published surface of assets/webhooks: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { deliverWebhooks } from "./webhooks.delivery.ts";

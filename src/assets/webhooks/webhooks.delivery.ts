@@ -17,7 +17,7 @@ import { saveVersion } from "../../platform/db/records.ts";
 import { errorFacts } from "../../platform/errors/app-error.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { raiseAlert, webhookFailingCondition } from "../alerts/alerts.service.ts";
+import { raiseAlert, webhookFailingCondition } from "../alerts/index.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
 import { checkWebhookUrl, pinnedTarget } from "./webhook-url.ts";
 import { signatureOf, webhookKeyOrNull } from "./webhook-secret.ts";

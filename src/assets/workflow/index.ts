@@ -1,8 +1,4 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listWorkflowCases } from "./routes/list-workflow-cases.ts";
-import { getWorkflowCase } from "./routes/get-workflow-case.ts";
-import { createWorkflowCase } from "./routes/create-workflow-case.ts";
-import { decideWorkflowCase } from "./routes/decide-workflow-case.ts";
-
-/** In the spec's order. */
-export const routes: AnyRoute[] = [listWorkflowCases, getWorkflowCase, createWorkflowCase, decideWorkflowCase];
+// The published surface of assets/workflow: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { WorkflowCaseDetail } from "./workflow.schemas.ts";
+export { caseMakers, createCase, hasPendingCase, workflowCaseExists } from "./workflow.service.ts";

@@ -11,10 +11,9 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { stageEncryptedUpload, type StagedUpload } from "../../platform/stored-files/upload.ts";
 import { newStoredFile, openCleanFile, reviewStoredFile, storedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
 import { typeMismatch } from "../../platform/stored-files/sniff.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { requireProjectAccess } from "../projects/projects.service.ts";
-import { requireRecord } from "../collections/collections.service.ts";
-import { COLLECTIONS } from "../collections/collections.tables.ts";
+import { recordAudit } from "../audit/index.ts";
+import { requireProjectAccess } from "../projects/index.ts";
+import { COLLECTIONS, requireRecord } from "../collections/index.ts";
 import { planningArtifacts } from "./artifacts.tables.ts";
 import { ArtifactUploadFields, type ReviewArtifact } from "./artifacts.schemas.ts";
 

@@ -3,10 +3,14 @@
 // as VEVENTs with RECURRENCE-ID), due work as VTODO. UIDs are the record ids, so
 // a subscribed calendar updates rather than duplicates; SEQUENCE rises with every
 // change of the record (its version) and of its series exceptions; cancelled
-// meetings stay with STATUS:CANCELLED so subscribers remove them.
+// meetings stay with STATUS:CANCELLED so subscribers remove them. A recurring
+// meeting is written in the project's time zone (DTSTART;TZID=… with its VTIMEZONE,
+// EXDATE and RECURRENCE-ID in the same zone: calendar.series.ts), so calendar apps
+// keep it at its local time across daylight-saving changes, as the server's
+// expansion does; everything else is UTC.
 // A named read model: it reads the project's meetings and work from planning_records.
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import ical, { escape, foldLines, formatDate, ICalEventStatus } from "ical-generator";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { derivePurposeKey, hmacDigest } from "../../platform/crypto/keys.ts";
@@ -14,12 +18,13 @@ import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { resolveMember } from "../../platform/auth/membership.ts";
 import type { Deps } from "../../platform/deps.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { requireProjectAccess, type ScopeCtx } from "../projects/projects.service.ts";
-import { planningRecords } from "../collections/collections.tables.ts";
-import type { RecordRow } from "../collections/collections.defs.ts";
-import { occurrencesOf, resolveOccurrence, type OccurrenceRow } from "../meetings/meetings.service.ts";
+import { recordAudit } from "../audit/index.ts";
+import { requireProjectAccess, type ScopeCtx } from "../projects/index.ts";
+import { datedWorkQuery, projectMeetingsQuery, type RecordRow, expandSeries, MAX_SERIES_YEARS, RecurrenceError } from "../collections/index.ts";
+import { occurrencesOf, type OccurrenceRow } from "../meetings/index.ts";
 import { planningCalendarFeeds } from "./calendar.tables.ts";
+import { SeriesWriter } from "./calendar.series.ts";
+import { vtimezone } from "./calendar.vtimezone.ts";
 
 const PRODUCT = { company: "asset-planning-api", product: "planning", language: "EN" };
 /** Record ids are UUIDv7: globally unique, so the UID needs no more than a stable domain part. */
@@ -43,6 +48,30 @@ export interface CalendarLinks {
 /** One iCalendar content line, escaped and folded to 75 octets. */
 const line = (name: string, value: string) => foldLines(`${name}:${value}`);
 const utc = (iso: string) => formatDate(null, new Date(iso), false, false);
+/** The span a VTIMEZONE must cover: from the earliest series start to the end of the latest occurrence or exception. */
+function seriesSpan(series: RecordRow[], exceptions: Map<string, OccurrenceRow[]>, zone: string): { from: Date; until: Date } | null {
+  let from = Infinity;
+  let until = -Infinity;
+  for (const m of series) {
+    const start = Date.parse(String(m.data.startsAt));
+    const duration = Date.parse(String(m.data.endsAt)) - start;
+    let last: number;
+    try {
+      last = expandSeries(String(m.data.startsAt), String(m.data.recurrence), zone).at(-1)!.getTime();
+    } catch (err) {
+      if (!(err instanceof RecurrenceError)) throw err;
+      // A rule stored before the series bounds: as far as a bounded series could reach.
+      last = start + MAX_SERIES_YEARS * 366 * 86_400_000;
+    }
+    from = Math.min(from, start);
+    until = Math.max(until, last + duration);
+    for (const o of exceptions.get(m.id) ?? []) {
+      if (o.startsAt) from = Math.min(from, Date.parse(o.startsAt));
+      if (o.endsAt) until = Math.max(until, Date.parse(o.endsAt));
+    }
+  }
+  return series.length === 0 ? null : { from: new Date(from), until: new Date(until) };
+}
 
 function todoOf(row: RecordRow, url: string | null): string {
   const d = row.data;
@@ -70,67 +99,56 @@ export async function projectCalendarIcs(ctx: ScopeCtx, projectId: string, links
   const project = await requireProjectAccess(ctx, projectId, "view");
   const q = db(ctx);
   const [meetings, work] = await Promise.all([
-    q
-      .select()
-      .from(planningRecords)
-      .where(and(eq(planningRecords.projectId, projectId), eq(planningRecords.collection, "meetings")))
-      .orderBy(asc(planningRecords.dueAt), asc(planningRecords.id)),
-    q
-      .select()
-      .from(planningRecords)
-      .where(and(eq(planningRecords.projectId, projectId), eq(planningRecords.collection, "work"), isNotNull(planningRecords.dueAt)))
-      .orderBy(asc(planningRecords.dueAt), asc(planningRecords.id)),
+    projectMeetingsQuery(q, projectId),
+    datedWorkQuery(q, projectId),
   ]);
   const recurring = (meetings as RecordRow[]).filter((m) => m.data.recurrence);
   const exceptions = new Map<string, OccurrenceRow[]>();
-  for (const o of await occurrencesOf(ctx, recurring.map((m) => m.id))) exceptions.set(o.meetingId, [...(exceptions.get(o.meetingId) ?? []), o]);
+  for (const o of await occurrencesOf(ctx, recurring.map((meeting) => ({ meeting, timeZone: project.timeZone })))) {
+    exceptions.set(o.meetingId, [...(exceptions.get(o.meetingId) ?? []), o]);
+  }
 
   // Without a configured public base URL the records carry no URL (a relative one is not a URI calendar apps resolve).
   const link = (path: string) => (links.base === null ? null : `${links.base}/projects/${projectId}/${path}?partnerId=${encodeURIComponent(links.partnerId)}`);
   const cal = ical({ name: project.name, prodId: PRODUCT, description: `Meetings and due work of ${project.name}` });
+  const series = new SeriesWriter(project.timeZone);
+  const span = series.zone === null ? null : seriesSpan(recurring, exceptions, series.zone);
+  // Only recurring meetings use the zone: the calendar itself names none, so DTSTAMP and the single meetings stay UTC.
+  if (span) cal.timezone({ name: null, generator: (zone) => vtimezone(zone, span.from, span.until) });
+  const overrides: string[] = [];
   for (const raw of meetings) {
     const m = raw as RecordRow;
     const own = exceptions.get(m.id) ?? [];
     // The series changes when its exceptions do: their versions count into its SEQUENCE.
     const sequence = m.version - 1 + own.reduce((n, o) => n + o.version, 0);
+    const recurs = typeof m.data.recurrence === "string";
+    const at = (iso: string) => (recurs ? series.masterTime(iso) : new Date(iso));
+    const status = MEETING_STATUS[m.state ?? "scheduled"] ?? ICalEventStatus.CONFIRMED;
     const event = cal.createEvent({
       id: uidOf(m.id),
       sequence,
       stamp: new Date(m.updatedAt),
       created: new Date(m.createdAt),
       lastModified: new Date(m.updatedAt),
-      start: new Date(String(m.data.startsAt)),
-      end: new Date(String(m.data.endsAt)),
+      start: at(String(m.data.startsAt)),
+      end: at(String(m.data.endsAt)),
+      timezone: recurs ? series.zone : null,
       summary: m.title,
       location: (m.data.location as string | null) ?? null,
-      status: MEETING_STATUS[m.state ?? "scheduled"] ?? ICalEventStatus.CONFIRMED,
+      status,
       url: link(`meetings/${m.id}`),
     });
-    if (typeof m.data.recurrence === "string") {
-      const exdates = own.filter((o) => o.cancelled).map((o) => `EXDATE:${utc(o.occurrenceAt)}`);
-      event.repeating([`RRULE:${m.data.recurrence}`, ...exdates].join("\n"));
-      for (const o of own.filter((x) => !x.cancelled)) {
-        const r = resolveOccurrence(m, o);
-        cal.createEvent({
-          id: uidOf(m.id),
-          sequence: m.version - 1 + o.version - 1,
-          stamp: new Date(o.updatedAt),
-          lastModified: new Date(o.updatedAt),
-          recurrenceId: new Date(o.occurrenceAt),
-          start: new Date(r.startsAt),
-          end: new Date(r.endsAt),
-          summary: r.title,
-          location: r.location,
-          status: MEETING_STATUS[m.state ?? "scheduled"] ?? ICalEventStatus.CONFIRMED,
-          url: link(`meetings/${m.id}`),
-        });
-      }
+    if (recurs) {
+      // RRULE as stored (its UNTIL is UTC, as RFC 5545 wants with a zoned DTSTART); EXDATE and the overrides in the series' zone.
+      const written = series.series(m, own, { uid: uidOf(m.id), status, url: link(`meetings/${m.id}`) });
+      event.repeating([`RRULE:${m.data.recurrence}`, ...written.exdates].join("\n"));
+      overrides.push(...written.overrides);
     }
   }
   const todos = (work as RecordRow[]).map((w) => todoOf(w, link(`work/${w.id}`)));
   const text = cal.toString();
   const end = text.lastIndexOf("END:VCALENDAR");
-  return `${text.slice(0, end)}${todos.map((t) => `${t}\r\n`).join("")}END:VCALENDAR\r\n`;
+  return `${text.slice(0, end)}${[...overrides, ...todos].map((t) => `${t}\r\n`).join("")}END:VCALENDAR\r\n`;
 }
 
 // ---------------------------------------------------------------- subscription feeds

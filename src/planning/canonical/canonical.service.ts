@@ -3,12 +3,12 @@
 // command (runCanonicalCommand) or an applied change set (applyCanonicalChanges).
 // Every record's updatedAt strictly increases with each change, so an expected
 // timestamp names exactly one state of the record.
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { recordAudit } from "../audit/audit.service.ts";
+import { recordAudit } from "../audit/index.ts";
 import { canonicalAddOns, canonicalEvents, canonicalInclusions, canonicalShopItems, canonicalTiers } from "./canonical.tables.ts";
 import type { CanonicalCommandInput, CanonicalType } from "./canonical.schemas.ts";
 
@@ -257,4 +257,9 @@ export async function applyCanonicalChanges(
     await recordAudit(ctx, { projectId: audit.projectId, recordType: `canonical_${c.target.type}`, recordId: c.target.id, action: "change_set_applied", data: { changeSetId: audit.source, changes: c.changes } });
   }
   return { conflicts: [] };
+}
+
+/** The start, end and status of the canonical events `ids` (the reminder schedule's event-relative times). */
+export function eventTimesQuery(q: Querier, ids: string[]) {
+  return q.select({ id: canonicalEvents.id, startsAt: canonicalEvents.startsAt, endsAt: canonicalEvents.endsAt, status: canonicalEvents.status }).from(canonicalEvents).where(inArray(canonicalEvents.id, ids.length ? ids : [""]));
 }

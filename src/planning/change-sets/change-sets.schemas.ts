@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ExpectedVersion, Id, Instant, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { CANONICAL_TYPES, CHANGES_OF } from "../canonical/canonical.schemas.ts";
+import { CANONICAL_TYPES, CHANGES_OF } from "../canonical/index.ts";
 import { CHANGE_SET_STATES } from "./change-sets.tables.ts";
 
 export const ChangeSetParams = z.strictObject({ projectId: Id, changeSetId: Id });

@@ -2,7 +2,7 @@
 // project's event. Created submitted; reviewed by someone other than the author;
 // applied all or nothing against the expected timestamps. A stale timestamp turns
 // the set `conflicted` (committed, with the conflicts) and changes no record.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
@@ -10,10 +10,9 @@ import { newRecordMeta } from "../../platform/tenancy/tenant-context.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { planningAudit } from "../audit/audit.tables.ts";
-import { requireProjectAccess } from "../projects/projects.service.ts";
-import { applyCanonicalChanges, findCanonical } from "../canonical/canonical.service.ts";
+import { auditTrailQuery, recordAudit } from "../audit/index.ts";
+import { requireProjectAccess } from "../projects/index.ts";
+import { applyCanonicalChanges, findCanonical } from "../canonical/index.ts";
 import { planningChangeSets, type StoredConflict } from "./change-sets.tables.ts";
 import type { ApplyChangeSet, CancelChangeSet, CreateChangeSet, ListChangeSetsQuery, ReviewChangeSet, SubmitChangeSet } from "./change-sets.schemas.ts";
 
@@ -70,11 +69,7 @@ export async function getChangeSet(ctx: RequestCtx, projectId: string, id: strin
   await requireProjectAccess(ctx, projectId, "view");
   const [rows, trail] = await readSnapshot(ctx, (q) => [
     q.select().from(planningChangeSets).where(and(eq(planningChangeSets.id, id), eq(planningChangeSets.projectId, projectId))),
-    q
-      .select()
-      .from(planningAudit)
-      .where(and(eq(planningAudit.recordType, "change_set"), eq(planningAudit.recordId, id)))
-      .orderBy(asc(planningAudit.recordedAt), asc(planningAudit.id)),
+    auditTrailQuery(q, "change_set", id),
   ]);
   const row = rows[0];
   if (!row) throw notFound("change set");

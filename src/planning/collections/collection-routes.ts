@@ -4,7 +4,7 @@
 import type { z } from "@hono/zod-openapi";
 import { defineRoute, type AnyRoute } from "../../platform/http/define-route.ts";
 import { LocationHeader } from "../../platform/http/common-schemas.ts";
-import { ProjectParams } from "../projects/projects.schemas.ts";
+import { ProjectParams } from "../projects/index.ts";
 import type { CollectionName } from "./collections.tables.ts";
 import { ResourceParams, batchOf, oneOrBatch } from "./collections.schemas.ts";
 import { createRecords, getRecord, listRecords, updateRecord } from "./collections.service.ts";

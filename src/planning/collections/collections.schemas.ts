@@ -4,8 +4,8 @@
 import { z } from "@hono/zod-openapi";
 import { CalendarDate, ExpectedVersion, Id, Instant, Timestamp, freeText, orNull } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { TimeZone } from "../canonical/canonical.schemas.ts";
-import { RECURRENCE_BOUNDS, ruleProblem } from "../meetings/recurrence.ts";
+import { TimeZone } from "../canonical/index.ts";
+import { RECURRENCE_BOUNDS, ruleProblem } from "./recurrence.ts";
 
 export const MAX_BATCH = 100;
 

@@ -9,12 +9,12 @@ import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-con
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate } from "../../platform/paging/paging.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { membersOf, requireProjectAccess, type ProjectRow, type ScopeCtx } from "../projects/projects.service.ts";
+import { recordAudit } from "../audit/index.ts";
+import { membersOf, requireProjectAccess, type ProjectRow, type ScopeCtx } from "../projects/index.ts";
 import { planningRecordPeople, planningRecords, type CollectionName } from "./collections.tables.ts";
 import { DEFS, toRecordDto, type CollectionDef, type RecordRow } from "./collections.defs.ts";
 import { assertRecordMove } from "./collections.states.ts";
-import { seriesProblem } from "../meetings/recurrence.ts";
+import { seriesProblem } from "./recurrence.ts";
 
 export { toRecordDto, type RecordRow };
 type Data = Record<string, unknown>;
@@ -94,7 +94,7 @@ async function checkData(ctx: TenantCtx, def: CollectionDef, scope: CheckScope, 
   // The series as it would be stored, when it is new or changes (a PATCH may change the start, the rule or both;
   // one that leaves both alone keeps a series stored before the bounds editable).
   if (def.name === "meetings" && typeof data.recurrence === "string" && (previous === null || previous.recurrence !== data.recurrence || previous.startsAt !== data.startsAt)) {
-    const problem = seriesProblem(String(data.startsAt), data.recurrence);
+    const problem = seriesProblem(String(data.startsAt), data.recurrence, scope.project.timeZone);
     if (problem) throw invalid(`${path}/recurrence`, problem);
   }
   if (def.name === "reminders") {

@@ -6,9 +6,9 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import { withTx, writer } from "../../platform/db/transactions.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { requireProjectAccess } from "../projects/projects.service.ts";
-import { requireRecord } from "../collections/collections.service.ts";
+import { recordAudit } from "../audit/index.ts";
+import { requireProjectAccess } from "../projects/index.ts";
+import { requireRecord } from "../collections/index.ts";
 import { planningDependencies } from "./dependencies.tables.ts";
 import type { CreateDependency, DeleteDependencyQuery } from "./dependencies.schemas.ts";
 

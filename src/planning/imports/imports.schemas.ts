@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Timestamp } from "../../platform/http/common-schemas.ts";
-import { COLLECTIONS } from "../collections/collections.tables.ts";
+import { COLLECTIONS } from "../collections/index.ts";
 
 export const MAX_IMPORT_RECORDS = 500;
 

@@ -1,8 +1,5 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { getMeeting } from "./routes/get-meeting.ts";
-import { addAgendaItems } from "./routes/add-agenda-items.ts";
-import { createMinutes } from "./routes/create-minutes.ts";
-import { setMeetingOccurrence } from "./routes/set-meeting-occurrence.ts";
-
-// Spec order: the meeting, its agenda, its minutes; then the series exceptions (beyond the spec).
-export const routes: AnyRoute[] = [getMeeting, addAgendaItems, createMinutes, setMeetingOccurrence];
+// The published surface of planning/meetings: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { MeetingParams } from "./meetings.schemas.ts";
+export { occurrencesOf, resolveOccurrence } from "./meetings.service.ts";
+export type { OccurrenceRow } from "./meetings.service.ts";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Instant, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
-import { Meeting } from "../collections/collections.schemas.ts";
+import { Meeting } from "../collections/index.ts";
 import { MINUTES_STATES } from "./meetings.tables.ts";
 
 export const MAX_AGENDA_ITEMS = 100;

@@ -2,17 +2,17 @@
 // revisions (publication supersedes the prior published one and turns decisions
 // and action items into work items) and the exceptions of a recurring series.
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { membersOf, type ScopeCtx } from "../projects/projects.service.ts";
-import { createRecords, loadScopedRecord, toRecordDto, type RecordRow } from "../collections/collections.service.ts";
+import { recordAudit } from "../audit/index.ts";
+import { membersOf, type ScopeCtx } from "../projects/index.ts";
+import { createRecords, loadScopedRecord, toRecordDto, type RecordRow } from "../collections/index.ts";
 import { planningAgendaItems, planningMeetingOccurrences, planningMinutes, type MinutesActionItem, type MinutesDecision } from "./meetings.tables.ts";
-import type { Meeting } from "../collections/collections.schemas.ts";
+import type { Meeting } from "../collections/index.ts";
 import { MAX_AGENDA_ITEMS, type AddAgendaItems, type CreateMinutes, type OccurrenceInput } from "./meetings.schemas.ts";
-import { isOccurrenceOf, RecurrenceError } from "./recurrence.ts";
+import { expandSeries, isOccurrenceOf, RecurrenceError } from "../collections/index.ts";
 
 type AgendaRow = typeof planningAgendaItems.$inferSelect;
 type MinutesRow = typeof planningMinutes.$inferSelect;
@@ -71,10 +71,66 @@ export function resolveOccurrence(meeting: RecordRow, r: OccurrenceRow) {
 
 const agendaQuery = (q: Querier, meetingId: string) => q.select().from(planningAgendaItems).where(eq(planningAgendaItems.meetingId, meetingId)).orderBy(asc(planningAgendaItems.position));
 const minutesQuery = (q: Querier, meetingId: string) => q.select().from(planningMinutes).where(eq(planningMinutes.meetingId, meetingId)).orderBy(asc(planningMinutes.revision));
-export const occurrencesQuery = (q: Querier, meetingId: string) =>
+const occurrencesQuery = (q: Querier, meetingId: string) =>
   q.select().from(planningMeetingOccurrences).where(eq(planningMeetingOccurrences.meetingId, meetingId)).orderBy(asc(planningMeetingOccurrences.occurrenceAt));
 
-async function detailOf(ctx: ScopeCtx, meeting: RecordRow) {
+// ---------------------------------------------------------------- exceptions across time zones
+
+/** Zone of a row written before series were expanded in the project's time zone (they were expanded in UTC). */
+const ZONE_OF_OLD_ROWS = "UTC";
+
+const seriesOrNull = (meeting: { data: Record<string, unknown> }, timeZone: string): Date[] | null => {
+  try {
+    return expandSeries(String(meeting.data.startsAt), String(meeting.data.recurrence), timeZone);
+  } catch (err) {
+    if (err instanceof RecurrenceError) return null;
+    throw err;
+  }
+};
+
+/**
+ * A meeting's exceptions as the series stands in the project's zone `timeZone`.
+ * `occurrenceAt` is an instant of the series as it was expanded when the row was
+ * written (`seriesZone`; null: UTC, before zoned expansion). A row of another zone
+ * (the project's zone changed since, or an old row) names the occurrence at the
+ * same place in the series, so it is read as that place's instant in `timeZone`;
+ * `moved` lists those. A row whose occurrence its series does not have (the start
+ * or rule changed since), or that would land on such a row, is read as stored.
+ */
+export function placeExceptions<R extends OccurrenceRow>(meeting: { data: Record<string, unknown> }, rows: R[], timeZone: string): { rows: R[]; moved: R[] } {
+  if (typeof meeting.data.recurrence !== "string" || rows.every((r) => (r.seriesZone ?? ZONE_OF_OLD_ROWS) === timeZone)) return { rows, moved: [] };
+  const now = seriesOrNull(meeting, timeZone);
+  const then = new Map<string, Date[] | null>();
+  let movers: Array<{ row: R; occurrenceAt: string }> = [];
+  const staying = new Set<string>();
+  for (const row of rows) {
+    const zone = row.seriesZone ?? ZONE_OF_OLD_ROWS;
+    if (!then.has(zone)) then.set(zone, zone === timeZone ? null : seriesOrNull(meeting, zone));
+    const i = zone === timeZone ? -1 : (then.get(zone)?.findIndex((d) => d.toISOString() === row.occurrenceAt) ?? -1);
+    const target = i >= 0 ? now?.[i]?.toISOString() : undefined;
+    if (target === undefined) staying.add(row.occurrenceAt);
+    else movers.push({ row, occurrenceAt: target });
+  }
+  for (let blocked = movers.filter((m) => staying.has(m.occurrenceAt)); blocked.length > 0; blocked = movers.filter((m) => staying.has(m.occurrenceAt))) {
+    for (const m of blocked) staying.add(m.row.occurrenceAt);
+    movers = movers.filter((m) => !blocked.includes(m));
+  }
+  const moved = movers.map((m) => ({ ...m.row, occurrenceAt: m.occurrenceAt, seriesZone: timeZone }));
+  const byId = new Map(moved.map((m) => [m.id, m]));
+  return { rows: rows.map((r) => byId.get(r.id) ?? r).sort((a, b) => a.occurrenceAt.localeCompare(b.occurrenceAt)), moved };
+}
+
+/**
+ * Writes the exceptions `placeExceptions` moved at their place in the project's zone
+ * (inside the transaction of a change to the series' exceptions). Two steps, so no
+ * row lands on another's `occurrenceAt` (unique per meeting) before that one left it.
+ */
+async function settleExceptions(ctx: ScopeCtx, moved: OccurrenceRow[]): Promise<void> {
+  for (const m of moved) await writer(ctx).update(planningMeetingOccurrences).set({ occurrenceAt: `moving:${m.id}` }).where(eq(planningMeetingOccurrences.id, m.id));
+  for (const m of moved) await writer(ctx).update(planningMeetingOccurrences).set({ occurrenceAt: m.occurrenceAt, seriesZone: m.seriesZone }).where(eq(planningMeetingOccurrences.id, m.id));
+}
+
+async function detailOf(ctx: ScopeCtx, meeting: RecordRow, timeZone: string) {
   const q = db(ctx);
   const [agenda, minutes, occurrences] = await Promise.all([agendaQuery(q, meeting.id), minutesQuery(q, meeting.id), occurrencesQuery(q, meeting.id)]);
   return {
@@ -83,14 +139,14 @@ async function detailOf(ctx: ScopeCtx, meeting: RecordRow) {
     agenda: toAgendaDtos(meeting, agenda),
     agendaMinutes: agenda.reduce((n, a) => n + a.durationMinutes, 0),
     minutes: minutes.map(toMinutesDto),
-    occurrences: occurrences.map((o) => resolveOccurrence(meeting, o)),
+    occurrences: placeExceptions(meeting, occurrences, timeZone).rows.map((o) => resolveOccurrence(meeting, o)),
   };
 }
 
 /** GET /projects/{projectId}/meetings/{meetingId}: the meeting, its ordered agenda, its minutes revisions. */
 export async function getMeetingDetail(ctx: RequestCtx, projectId: string, meetingId: string) {
-  const { row } = await loadScopedRecord(ctx, projectId, "meetings", meetingId);
-  return detailOf(ctx, row);
+  const { project, row } = await loadScopedRecord(ctx, projectId, "meetings", meetingId);
+  return detailOf(ctx, row, project.timeZone);
 }
 
 async function memberSet(ctx: ScopeCtx, projectId: string): Promise<Set<string>> {
@@ -109,7 +165,7 @@ function assertOpenMeeting(meeting: RecordRow, what: string): void {
  */
 export async function addAgendaItems(ctx: RequestCtx, projectId: string, meetingId: string, input: z.output<typeof AddAgendaItems>) {
   return withTx(ctx, async (ctx) => {
-    const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
+    const { project, row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const members = await memberSet(ctx, projectId);
     input.items.forEach((item, i) => {
       if (item.presenterUserId !== undefined && !members.has(item.presenterUserId)) throw invalid(`/body/items/${i}/presenterUserId`, "not a member of this project");
@@ -149,7 +205,7 @@ export async function addAgendaItems(ctx: RequestCtx, projectId: string, meeting
       action: "agenda_items_added",
       data: { items: order.flatMap((r, position) => (added.has(r.id) ? [{ id: r.id, position, title: r.title, durationMinutes: r.durationMinutes }] : [])) },
     });
-    return detailOf(ctx, meeting);
+    return detailOf(ctx, meeting, project.timeZone);
   });
 }
 
@@ -243,18 +299,20 @@ export async function addMinutesRevision(ctx: RequestCtx, projectId: string, mee
  */
 export async function setOccurrence(ctx: RequestCtx, projectId: string, meetingId: string, input: z.output<typeof OccurrenceInput>) {
   return withTx(ctx, async (ctx) => {
-    const { row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
+    const { project, row: meeting } = await loadScopedRecord(ctx, projectId, "meetings", meetingId, "edit");
     const rule = meeting.data.recurrence as string | null;
     if (!rule) throw new AppError("state_conflict", "the meeting does not recur; change the meeting itself");
     let inSeries: boolean;
     try {
-      inSeries = isOccurrenceOf(String(meeting.data.startsAt), rule, input.occurrenceAt);
+      inSeries = isOccurrenceOf(String(meeting.data.startsAt), rule, project.timeZone, input.occurrenceAt);
     } catch (err) {
       if (!(err instanceof RecurrenceError)) throw err;
       // A rule stored before the series bounds: its exceptions wait for a valid rule.
       throw new AppError("state_conflict", `the meeting's recurrence is outside the series bounds (${err.message}); update the meeting's recurrence first`);
     }
-    if (!inSeries) throw invalid("/body/occurrenceAt", "not an occurrence of this meeting's series (its rule, expanded from the meeting's start, does not produce this start)");
+    if (!inSeries) {
+      throw invalid("/body/occurrenceAt", `not an occurrence of this meeting's series (its rule, expanded from the meeting's start in the project's time zone ${project.timeZone}, does not produce this start)`);
+    }
     if ((input.startsAt === undefined) !== (input.endsAt === undefined)) throw invalid(input.startsAt === undefined ? "/body/startsAt" : "/body/endsAt", "give startsAt and endsAt together");
     if (input.startsAt && input.endsAt && input.endsAt <= input.startsAt) throw invalid("/body/endsAt", "must be after startsAt");
     const fields = {
@@ -264,15 +322,23 @@ export async function setOccurrence(ctx: RequestCtx, projectId: string, meetingI
       title: input.title ?? null,
       location: input.location ?? null,
     };
-    const existing = (
-      await writer(ctx)
-        .select()
-        .from(planningMeetingOccurrences)
-        .where(and(eq(planningMeetingOccurrences.meetingId, meetingId), eq(planningMeetingOccurrences.occurrenceAt, input.occurrenceAt)))
-    )[0];
+    // Exceptions written in another zone (the project's changed, or rows from before zoned expansion) move to their place in this one first.
+    const placed = placeExceptions(meeting, await occurrencesQuery(writer(ctx), meetingId), project.timeZone);
+    await settleExceptions(ctx, placed.moved);
+    const existing = placed.rows.find((o) => o.occurrenceAt === input.occurrenceAt);
     let row: OccurrenceRow;
     if (!existing) {
-      row = { id: ctx.deps.newId(), meetingId, occurrenceAt: input.occurrenceAt, ...fields, version: 1, createdAt: ctx.nowIso, updatedAt: ctx.nowIso, createdBy: ctx.actorId };
+      row = {
+        id: ctx.deps.newId(),
+        meetingId,
+        occurrenceAt: input.occurrenceAt,
+        seriesZone: project.timeZone,
+        ...fields,
+        version: 1,
+        createdAt: ctx.nowIso,
+        updatedAt: ctx.nowIso,
+        createdBy: ctx.actorId,
+      };
       await writer(ctx).insert(planningMeetingOccurrences).values(row);
     } else {
       const same = (Object.keys(fields) as Array<keyof typeof fields>).every((k) => existing[k] === fields[k]);
@@ -285,8 +351,16 @@ export async function setOccurrence(ctx: RequestCtx, projectId: string, meetingI
   });
 }
 
-/** The occurrence exceptions of several meetings (the calendar export). */
-export async function occurrencesOf(ctx: ScopeCtx, meetingIds: string[]): Promise<OccurrenceRow[]> {
-  if (meetingIds.length === 0) return [];
-  return db(ctx).select().from(planningMeetingOccurrences).where(inArray(planningMeetingOccurrences.meetingId, meetingIds)).orderBy(asc(planningMeetingOccurrences.occurrenceAt));
+/**
+ * The occurrence exceptions of several recurring meetings, each as its series stands
+ * in its project's time zone (the calendar export, the reminder schedule).
+ */
+export async function occurrencesOf(ctx: ScopeCtx, series: Array<{ meeting: { id: string; data: Record<string, unknown> }; timeZone: string }>): Promise<OccurrenceRow[]> {
+  if (series.length === 0) return [];
+  const rows = await db(ctx)
+    .select()
+    .from(planningMeetingOccurrences)
+    .where(inArray(planningMeetingOccurrences.meetingId, series.map((s) => s.meeting.id)))
+    .orderBy(asc(planningMeetingOccurrences.occurrenceAt));
+  return series.flatMap((s) => placeExceptions(s.meeting, rows.filter((r) => r.meetingId === s.meeting.id), s.timeZone).rows);
 }

@@ -62,7 +62,11 @@ export const planningMinutes = sqliteTable(
 
 /**
  * Exceptions of a recurring meeting's series: one row per occurrence (named by its
- * original start, the iCalendar RECURRENCE-ID) that was cancelled or edited.
+ * original start, the iCalendar RECURRENCE-ID) that was cancelled or edited. The
+ * series is expanded in the project's time zone; `seriesZone` records the zone
+ * `occurrenceAt` was computed in, so a row of another zone (the project's zone
+ * changed, or a row from before zoned expansion: null, i.e. UTC) is read as the
+ * occurrence at the same place in the series (meetings.service.ts, `inZone`).
  */
 export const planningMeetingOccurrences = sqliteTable(
   "planning_meeting_occurrences",
@@ -71,8 +75,10 @@ export const planningMeetingOccurrences = sqliteTable(
     meetingId: text("meeting_id")
       .notNull()
       .references(() => planningRecords.id),
-    /** The occurrence's start as the series generates it (UTC). */
+    /** The occurrence's start as the series generates it (an instant, UTC) in `seriesZone`. */
     occurrenceAt: text("occurrence_at").notNull(),
+    /** The IANA zone the series was expanded in when `occurrenceAt` was written; null: UTC (rows from before zoned expansion). */
+    seriesZone: text("series_zone"),
     cancelled: integer("cancelled", { mode: "boolean" }).notNull(),
     startsAt: text("starts_at"),
     endsAt: text("ends_at"),

@@ -122,19 +122,20 @@ test("a first-Monday series: only the dates its rule produces are occurrences, s
     recurrence: "FREQ=MONTHLY;BYDAY=1MO;COUNT=6",
   });
   const occ = `/projects/${s.project}/meetings/${series.id}/occurrences`;
-  // Second Monday, wrong time of day, a Tuesday, and the 7th first Monday (past COUNT): not in the series.
-  for (const at of ["2026-06-08T07:00:00Z", "2026-07-06T08:00:00Z", "2026-07-07T07:00:00Z", "2026-12-07T07:00:00Z"]) {
+  // Second Monday, wrong time of day, a Tuesday, the 7th first Monday (past COUNT), and November 2 at 07:00Z
+  // (10:00 winter time in Paris: the series keeps 09:00 local, so it is at 08:00Z then): not in the series.
+  for (const at of ["2026-06-08T07:00:00Z", "2026-07-06T08:00:00Z", "2026-07-07T07:00:00Z", "2026-12-07T08:00:00Z", "2026-11-02T07:00:00Z"]) {
     expectFieldError(await olga.post(occ, { occurrenceAt: at, cancelled: true }), "/body/occurrenceAt", at);
   }
-  // First Mondays are: July 6, and November 2 (the 6th and last).
+  // First Mondays are: July 6 (summer time), and November 2 (winter time; the 6th and last).
   const cancelled = await olga.post(occ, { occurrenceAt: "2026-07-06T09:00:00+02:00", cancelled: true });
   expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
   expect(cancelled.body).toMatchObject({ occurrenceAt: "2026-07-06T07:00:00.000Z", cancelled: true });
-  const moved = await olga.post(occ, { occurrenceAt: "2026-11-02T07:00:00Z", startsAt: "2026-11-03T07:00:00Z", endsAt: "2026-11-03T08:00:00Z" });
+  const moved = await olga.post(occ, { occurrenceAt: "2026-11-02T09:00:00+01:00", startsAt: "2026-11-03T08:00:00Z", endsAt: "2026-11-03T09:00:00Z" });
   expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   expect((await api.get(`/projects/${s.project}/meetings/${series.id}`)).body.occurrences.map((o: any) => o.occurrenceAt)).toEqual([
     "2026-07-06T07:00:00.000Z",
-    "2026-11-02T07:00:00.000Z",
+    "2026-11-02T08:00:00.000Z",
   ]);
 });
 
@@ -149,6 +150,7 @@ test("series are bounded: no SECONDLY or MINUTELY, an end by COUNT or UNTIL with
     ["FREQ=YEARLY;COUNT=7", "5 years"],
     ["FREQ=WEEKLY;UNTIL=20320101T000000Z", "5 years"],
     ["FREQ=HOURLY;COUNT=2001", "2000"],
+    ["FREQ=HOURLY;UNTIL=20261231T000000Z", "more than 2000"],
     ["FREQ=WEEKLY;FOO=1;COUNT=2", "FOO"],
     ["FREQ=WEEKLY;COUNT=2;COUNT=3", "COUNT"],
     ["FREQ=WEEKLY;BYDAY=1MO;COUNT=3", "BYDAY"],

@@ -4,7 +4,9 @@
 //   (planning_reminder_deliveries) per recipient and channel: email for every
 //   recipient, and messenger_a_dm, messenger_b_dm, sms only for a current `ready`
 //   binding with the explicit project preference. The logical key carries the
-//   binding's identity version, so a relinked identity starts fresh rows.
+//   binding's identity version, so a relinked identity starts fresh rows; a
+//   reminder relative to a recurring meeting has one per occurrence (its
+//   occurrence joins the key), and a cancelled occurrence cancels its rows.
 // - A due logical reminder gets attempt 1 in the outbox; the drain sends pending
 //   attempts (email over SMTP, messengers over their bot APIs, SMS by enqueueing at
 //   the gateway) and follows queued SMS jobs to their end.
@@ -17,14 +19,14 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
-import { projectRoleOf, requireProjectAccess, type ScopeCtx } from "../projects/projects.service.ts";
-import { recordAudit } from "../audit/audit.service.ts";
+import { projectRoleOf, requireProjectAccess, type ScopeCtx } from "../projects/index.ts";
+import { recordAudit } from "../audit/index.ts";
 import { enqueueSms, smsJobState } from "./notifications.sms.ts";
 import { OPEN_ATTEMPT_STATES, cancelDeliveriesWhere, type CancelReason } from "./notifications.work.ts";
 import { discordSend, sendEmail, telegramSend, type SendOutcome } from "./notifications.providers.ts";
 import { maskEmail, openLocator } from "./notifications.vault.ts";
 import { locatorKindOf, memberEmail, revokeBindingOf, type BindingRow } from "./channels.service.ts";
-import { readReminderSchedule, reminderContent, type ScheduledReminder } from "./reminder-schedule.ts";
+import { readReminderSchedule, reminderContent, type ReminderSend, type ScheduledReminder } from "./reminder-schedule.ts";
 import {
   planningChannelBindings,
   planningNotificationOutbox,
@@ -66,8 +68,11 @@ export function toAttemptDto(r: OutboxRow) {
   };
 }
 
-const logicalKey = (reminderId: string, dueAt: string, userId: string, channel: PersonalChannel, identityVersion: number) =>
-  `${reminderId}|${dueAt}|${userId}|${channel}|v${identityVersion}`;
+const logicalKey = (reminderId: string, send: ReminderSend, userId: string, channel: PersonalChannel, identityVersion: number) =>
+  `${reminderId}|${send.dueAt}|${userId}|${channel}|v${identityVersion}${send.occurrenceAt === null ? "" : `|${send.occurrenceAt}`}`;
+
+/** The sends of a reminder a pass derives rows for: due after `from`, up to `until`. */
+const sendsIn = (r: ScheduledReminder, window: FanOutWindow) => r.sends.filter((s) => s.dueAt > window.from && s.dueAt <= window.until);
 
 // ---------------------------------------------------------------- fan-out
 
@@ -80,15 +85,15 @@ export interface FanOutCounts {
 /** One pass over every project's schedule: derive missing rows, cancel stale ones. One transaction per reminder. */
 export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
   const counts: FanOutCounts = { derived: 0, revived: 0, cancelled: 0 };
-  const schedule = await readReminderSchedule(ctx);
   const window: FanOutWindow = {
     from: new Date(ctx.now.getTime() - LATE_GRACE_MS).toISOString(),
     until: new Date(ctx.now.getTime() + FANOUT_HORIZON_MS).toISOString(),
   };
+  const schedule = await readReminderSchedule(ctx, window.until);
   // Only reminders in the window, or with open rows to re-check, cost a transaction.
   const { withOpenRows, withOpenAttempts } = await remindersWithOpenWork(ctx);
   for (const r of schedule) {
-    const inWindow = !r.projectClosed && !r.terminal && r.dueAt !== null && r.dueAt > window.from && r.dueAt <= window.until;
+    const inWindow = !r.projectClosed && !r.terminal && sendsIn(r, window).length > 0;
     if (!inWindow && !withOpenRows.has(r.reminderId) && !((r.projectClosed || r.terminal) && withOpenAttempts.has(r.reminderId))) continue;
     await withTx(ctx, (ctx) => fanOutReminder(ctx, r, window, counts));
   }
@@ -101,7 +106,7 @@ interface FanOutWindow {
   until: string;
 }
 
-type DesiredDelivery = { userId: string; channel: PersonalChannel; identityVersion: number };
+type DesiredDelivery = { userId: string; channel: PersonalChannel; identityVersion: number; send: ReminderSend };
 
 /** Reminders with scheduled rows, and reminders with open attempts (a closed project or a terminal record cancels them). */
 async function remindersWithOpenWork(ctx: TenantCtx): Promise<{ withOpenRows: Set<string>; withOpenAttempts: Set<string> }> {
@@ -137,11 +142,10 @@ async function fanOutReminder(ctx: TenantCtx, r: ScheduledReminder, window: FanO
   }
   const existing = await db(ctx).select().from(planningReminderDeliveries).where(eq(planningReminderDeliveries.reminderId, r.reminderId));
   const desired = await desiredDeliveries(ctx, r, window);
-  // Stale: scheduled rows this pass no longer derives (a replaced deadline, a lost binding or preference, a recipient who left).
+  // Stale: scheduled rows this pass no longer derives (a cancelled occurrence, a replaced deadline, a lost binding or preference, a recipient who left).
   for (const row of existing) {
     if (row.state !== "scheduled" || desired.has(row.logicalKey)) continue;
-    const reason: CancelReason = row.dueAt !== r.dueAt ? "deadline_replaced" : "no_longer_eligible";
-    counts.cancelled += await cancelDeliveriesWhere(ctx, eq(planningReminderDeliveries.id, row.id), reason);
+    counts.cancelled += await cancelDeliveriesWhere(ctx, eq(planningReminderDeliveries.id, row.id), staleReason(r, row));
   }
   const byKey = new Map(existing.map((row) => [row.logicalKey, row]));
   for (const [key, d] of desired) {
@@ -159,22 +163,33 @@ async function fanOutReminder(ctx: TenantCtx, r: ScheduledReminder, window: FanO
   }
 }
 
+/** Why a scheduled row the schedule no longer derives is stale: its occurrence was called off, its time moved, or the time stands and the recipient or channel no longer qualifies. */
+function staleReason(r: ScheduledReminder, row: DeliveryRow): CancelReason {
+  if (row.occurrenceAt !== null && r.cancelledOccurrences.has(row.occurrenceAt)) return "occurrence_cancelled";
+  return r.sends.some((s) => s.occurrenceAt === row.occurrenceAt && s.dueAt === row.dueAt) ? "no_longer_eligible" : "deadline_replaced";
+}
+
 /**
- * The deliveries a reminder in the window should have, by logical key: email to
- * every recipient, and each ready binding whose owner turned reminders on.
+ * The deliveries a reminder should have for its sends in the window, by logical
+ * key: per send (each occurrence of a recurring meeting), email to every
+ * recipient, and each ready binding whose owner turned reminders on.
  */
 async function desiredDeliveries(ctx: TenantCtx, r: ScheduledReminder, window: FanOutWindow): Promise<Map<string, DesiredDelivery>> {
   const desired = new Map<string, DesiredDelivery>();
-  if (!(r.dueAt && r.dueAt > window.from && r.dueAt <= window.until)) return desired;
-  for (const userId of r.recipients) desired.set(logicalKey(r.reminderId, r.dueAt, userId, "email", 0), { userId, channel: "email", identityVersion: 0 });
-  if (r.recipients.length > 0) {
-    const bindings = await db(ctx)
-      .select()
-      .from(planningChannelBindings)
-      .where(and(eq(planningChannelBindings.projectId, r.projectId), eq(planningChannelBindings.readiness, "ready"), inArray(planningChannelBindings.userId, r.recipients)));
+  const sends = sendsIn(r, window);
+  if (sends.length === 0) return desired;
+  const bindings =
+    r.recipients.length === 0
+      ? []
+      : await db(ctx)
+          .select()
+          .from(planningChannelBindings)
+          .where(and(eq(planningChannelBindings.projectId, r.projectId), eq(planningChannelBindings.readiness, "ready"), inArray(planningChannelBindings.userId, r.recipients)));
+  for (const send of sends) {
+    for (const userId of r.recipients) desired.set(logicalKey(r.reminderId, send, userId, "email", 0), { userId, channel: "email", identityVersion: 0, send });
     for (const b of bindings) {
       if (!b.reminders) continue;
-      desired.set(logicalKey(r.reminderId, r.dueAt, b.userId, b.channel, b.identityVersion), { userId: b.userId, channel: b.channel, identityVersion: b.identityVersion });
+      desired.set(logicalKey(r.reminderId, send, b.userId, b.channel, b.identityVersion), { userId: b.userId, channel: b.channel, identityVersion: b.identityVersion, send });
     }
   }
   return desired;
@@ -191,7 +206,8 @@ async function insertDelivery(ctx: TenantCtx, r: ScheduledReminder, key: string,
       channel: d.channel,
       identityVersion: d.identityVersion,
       logicalKey: key,
-      dueAt: r.dueAt!,
+      occurrenceAt: d.send.occurrenceAt,
+      dueAt: d.send.dueAt,
       state: "scheduled",
       cancelReason: null,
       createdAt: ctx.nowIso,

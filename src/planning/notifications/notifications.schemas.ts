@@ -125,7 +125,9 @@ export const DeliveryAttempt = z
   .object({
     id: z.string(),
     projectId: z.string(),
-    deliveryId: z.string().openapi({ description: "The logical reminder; retries share it" }),
+    deliveryId: z.string().openapi({
+      description: "The logical reminder — one per reminder, due time, recipient and channel, and per occurrence of a recurring meeting it is relative to; retries share it",
+    }),
     reminderId: z.string(),
     recipientUserId: z.string(),
     channel: z.enum(PERSONAL_CHANNELS),
@@ -135,10 +137,12 @@ export const DeliveryAttempt = z
       description:
         "Safe disposition code (null while pending). email: `sent`, `destination_unavailable` (the member has no address, or the relay refused the mailbox: 5xx to RCPT TO), " +
         "`provider_failure` (the relay could not take it: unreachable or silent past the timeouts, no STARTTLS or an unverified certificate while SMTP_URL carries credentials, " +
-        "credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Cancelled attempts: `cancelled_<reason>`.",
+        "credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Cancelled attempts: `cancelled_<reason>` with reason `relinked`, `unlinked`, " +
+        "`opted_out`, `revoked`, `terminal_work_state`, `occurrence_cancelled` (the occurrence of a recurring meeting was called off), `deadline_replaced`, `no_longer_eligible` " +
+        "or `project_closed`.",
     }),
     destination: z.string().nullable().openapi({ description: "Masked" }),
-    dueAt: Timestamp,
+    dueAt: Timestamp.openapi({ description: "The send time; for a reminder relative to a recurring meeting, its offset from that occurrence's start (the series keeps its local time in the project's time zone)" }),
     retryOf: z.string().nullable(),
     recordedAt: Timestamp,
     updatedAt: Timestamp,

@@ -4,4 +4,4 @@
 // there (setSmsBinding), so the gateway can refuse work of a changed binding.
 // The gateway owns the encrypted number and the message inside its own queue;
 // this module keeps only the job id.
-export { enqueueSms, cancelSms, setSmsBinding, smsJobState, type BindingAccepts } from "../sms-gateway/sms-gateway.service.ts";
+export { enqueueSms, cancelSms, setSmsBinding, smsJobState, type BindingAccepts } from "../sms-gateway/index.ts";

@@ -90,9 +90,9 @@ export const planningDestinations = sqliteTable(
 export const DELIVERY_STATES = ["scheduled", "dispatched", "cancelled"] as const;
 
 /**
- * One logical personal reminder: (canonical reminder, due time, recipient, channel,
- * identity version). The logical key is unique, so fan-out is idempotent and a
- * retry can never make a second one.
+ * One logical personal reminder: (canonical reminder, occurrence of a recurring
+ * meeting, due time, recipient, channel, identity version). The logical key is
+ * unique, so fan-out is idempotent and a retry can never make a second one.
  */
 export const planningReminderDeliveries = sqliteTable(
   "planning_reminder_deliveries",
@@ -106,6 +106,8 @@ export const planningReminderDeliveries = sqliteTable(
     channel: text("channel", { enum: PERSONAL_CHANNELS }).notNull(),
     identityVersion: integer("identity_version").notNull(),
     logicalKey: text("logical_key").notNull(),
+    /** For a reminder relative to a recurring meeting: the occurrence it is before (its original start, the RECURRENCE-ID); null otherwise. */
+    occurrenceAt: text("occurrence_at"),
     dueAt: text("due_at").notNull(),
     state: text("state", { enum: DELIVERY_STATES }).notNull(),
     cancelReason: text("cancel_reason"),

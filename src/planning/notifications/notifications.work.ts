@@ -9,7 +9,16 @@ import { cancelSms } from "./notifications.sms.ts";
 import { planningNotificationOutbox, planningReminderDeliveries, type PersonalChannel } from "./notifications.tables.ts";
 
 /** Reasons stale work is cancelled for (stored as safe codes). */
-export type CancelReason = "relinked" | "unlinked" | "opted_out" | "revoked" | "terminal_work_state" | "deadline_replaced" | "no_longer_eligible" | "project_closed";
+export type CancelReason =
+  | "relinked"
+  | "unlinked"
+  | "opted_out"
+  | "revoked"
+  | "terminal_work_state"
+  | "occurrence_cancelled"
+  | "deadline_replaced"
+  | "no_longer_eligible"
+  | "project_closed";
 
 export const OPEN_ATTEMPT_STATES = ["pending", "queued", "unconfirmed"] as const;
 

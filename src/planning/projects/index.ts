@@ -1,7 +1,6 @@
-import type { AnyRoute } from "../../platform/http/define-route.ts";
-import { listProjects } from "./routes/list-projects.ts";
-import { createProject } from "./routes/create-project.ts";
-import { updateProject } from "./routes/update-project.ts";
-import { linkProjectEvent } from "./routes/link-project-event.ts";
-
-export const routes: AnyRoute[] = [listProjects, createProject, updateProject, linkProjectEvent];
+// The published surface of planning/projects: what other domains may import from it (only this file;
+// the rest of the folder is internal, test/contract/layout.test.ts).
+export { ProjectDetail, ProjectParams } from "./projects.schemas.ts";
+export { membersOf, membersQuery, projectQuery, projectRoleOf, projectScope, requireProjectAccess, toMemberDto, toProjectDto } from "./projects.service.ts";
+export type { ProjectRow, ScopeCtx } from "./projects.service.ts";
+export { allMembershipsQuery, projectNameOf, projectSchedulesQuery } from "./projects.queries.ts";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CalendarDate, ExpectedVersion, Id, Timestamp, freeText } from "../../platform/http/common-schemas.ts";
 import { csvEnum, listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
-import { TimeZone } from "../canonical/canonical.schemas.ts";
+import { TimeZone } from "../canonical/index.ts";
 import { PROJECT_ROLES, PROJECT_STATES } from "./projects.tables.ts";
 
 export const ProjectParams = z.strictObject({ projectId: Id });

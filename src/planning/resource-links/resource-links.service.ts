@@ -6,11 +6,10 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { withTx, writer } from "../../platform/db/transactions.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
-import { recordAudit } from "../audit/audit.service.ts";
-import { requireProjectAccess } from "../projects/projects.service.ts";
-import { requireRecord } from "../collections/collections.service.ts";
-import { COLLECTIONS } from "../collections/collections.tables.ts";
-import { findCanonical } from "../canonical/canonical.service.ts";
+import { recordAudit } from "../audit/index.ts";
+import { requireProjectAccess } from "../projects/index.ts";
+import { COLLECTIONS, requireRecord } from "../collections/index.ts";
+import { findCanonical } from "../canonical/index.ts";
 import { planningResourceLinks } from "./resource-links.tables.ts";
 import type { CreateResourceLink, DeleteResourceLinkQuery } from "./resource-links.schemas.ts";
 

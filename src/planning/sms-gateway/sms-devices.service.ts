@@ -10,7 +10,7 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import type { DeviceCtx, RequestCtx } from "../../platform/http/context.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { registerDeviceToken, revokeDeviceTokens, type DeviceCaller } from "../../platform/auth/device-token.ts";
-import { requireProjectAccess } from "../projects/projects.service.ts";
+import { requireProjectAccess } from "../projects/index.ts";
 import { smsGatewayAttempts, smsGatewayDevices, smsGatewayJobs } from "./sms-gateway.tables.ts";
 import { decryptPhone, decryptText, nativeTokenDigest, newNativeToken, payloadDigestOf } from "./sms-gateway.crypto.ts";
 import { bindingAllows, cancelJob, endExpiredLease, moveJob, type SmsBindingRow, type SmsJobRow } from "./sms-gateway.queue.ts";

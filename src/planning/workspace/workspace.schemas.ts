@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../platform/http/common-schemas.ts";
-import { ProjectDetail } from "../projects/projects.schemas.ts";
-import { Gate, Meeting, Risk } from "../collections/collections.schemas.ts";
+import { ProjectDetail } from "../projects/index.ts";
+import { Gate, Meeting, Risk } from "../collections/index.ts";
 
 const n = z.number().int();
 export const ProjectWorkspace = ProjectDetail.extend({

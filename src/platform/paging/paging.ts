@@ -170,10 +170,15 @@ export interface PageRequest<Row> {
   position: (row: Row) => CursorPayload;
 }
 
+/** The keyset predicate of a (timestamp, id) descending order: rows after `pos`, or undefined on the first page. */
+export function keysetAfter(orderTs: SQLiteColumn, orderId: SQLiteColumn, pos: CursorPayload | undefined): SQL | undefined {
+  return pos ? sql`(${orderTs}, ${orderId}) < (${pos.t}, ${pos.i})` : undefined;
+}
+
 /** Reads one page and its exact total in one read snapshot (one batch). */
 export async function paginate<Row, Dto>(ctx: RequestCtx, req: PageRequest<Row>, toDto: (row: Row) => Dto): Promise<Page<Dto>> {
   const pos = req.cursor ? decodeCursor(ctx, req.filters, req.cursor) : undefined;
-  const keyset = pos ? sql`(${req.orderTs}, ${req.orderId}) < (${pos.t}, ${pos.i})` : undefined;
+  const keyset = keysetAfter(req.orderTs, req.orderId, pos);
   const pageWhere = and(req.where, keyset);
   const orderBy = [desc(req.orderTs), desc(req.orderId)];
   // Page, exact total and asOf from one snapshot. The total is memoised by its exact

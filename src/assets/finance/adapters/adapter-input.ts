@@ -1,6 +1,6 @@
-import type { BookRow } from "../books.service.ts";
-import type { EntryRow } from "../entries.service.ts";
-import type { RollforwardData } from "../rollforward.service.ts";
+import type { BookRow } from "../books/books.service.ts";
+import type { EntryRow } from "../value-entries/entries.service.ts";
+import type { RollforwardData } from "../rollforward/rollforward.service.ts";
 
 /** What every adapter maps: the book, its rollforward as of a date and the entries of that fiscal year to date. */
 export interface AdapterInput {

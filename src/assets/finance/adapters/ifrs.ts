@@ -1,7 +1,7 @@
 // IFRS Accounting Taxonomy: the property, plant and equipment reconciliation
 // (IAS 16.73(e)) as an xBRL-JSON report, one fact per line of the rollforward
 // totals, tagged with ifrs-full element names.
-import { fixed, type Dec } from "../schedule.ts";
+import { fixed, type Dec } from "../depreciation/schedule.ts";
 import type { AdapterInput } from "./adapter-input.ts";
 
 export const IFRS_ELEMENTS = {

@@ -1,7 +1,7 @@
 // UBL 2.3 Statement: the book is the account, each value entry a statement line
 // (debit or credit on the carrying amount), preceded by the balance brought
 // forward at the start of the fiscal year; the balance runs through the lines.
-import { Dec, fixed } from "../schedule.ts";
+import { Dec, fixed } from "../depreciation/schedule.ts";
 import { xmlEscape, type AdapterInput } from "./adapter-input.ts";
 
 export function ublStatement(a: AdapterInput): string {

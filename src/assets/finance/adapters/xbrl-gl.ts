@@ -2,7 +2,7 @@
 // balanced entryDetail lines, the asset-side account on the entry's side and
 // its counter-account on the other, so debits equal credits per entry and in all.
 import { xmlEscape, type AdapterInput } from "./adapter-input.ts";
-import type { EntryRow } from "../entries.service.ts";
+import type { EntryRow } from "../value-entries/entries.service.ts";
 
 /** Chart used by the mapping: [asset-side account, counter-account] per kind. */
 export const ACCOUNTS: Record<EntryRow["kind"], [string, string, string, string]> = {

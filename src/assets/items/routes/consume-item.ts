@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams } from "../../../platform/http/common-schemas.ts";
-import { Item } from "../../kernel/item.schemas.ts";
+import { Item } from "../../kernel/index.ts";
 import { ConsumeItem } from "../items.schemas.ts";
 import { consumeItem as consume } from "../items.service.ts";
 

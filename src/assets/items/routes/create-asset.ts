@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { LocationHeader } from "../../../platform/http/common-schemas.ts";
-import { Item } from "../../kernel/item.schemas.ts";
+import { Item } from "../../kernel/index.ts";
 import { CreateAsset } from "../items.schemas.ts";
 import { createAsset as create } from "../items.service.ts";
 

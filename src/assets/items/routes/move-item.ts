@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams } from "../../../platform/http/common-schemas.ts";
-import { Item } from "../../kernel/item.schemas.ts";
+import { Item } from "../../kernel/index.ts";
 import { MoveItem } from "../items.schemas.ts";
 import { moveItem as move } from "../items.service.ts";
 

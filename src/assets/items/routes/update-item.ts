@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams } from "../../../platform/http/common-schemas.ts";
-import { Item } from "../../kernel/item.schemas.ts";
+import { Item } from "../../kernel/index.ts";
 import { UpdateItem } from "../items.schemas.ts";
 import { updateItem as update } from "../items.service.ts";
 

@@ -1,7 +1,7 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams, LocationHeader } from "../../../platform/http/common-schemas.ts";
 import { CorrectMovement } from "../movements.schemas.ts";
-import { Movement } from "../../kernel/movement.schemas.ts";
+import { Movement } from "../../kernel/index.ts";
 import { correctMovement as correct } from "../movements.service.ts";
 
 export const correctMovement = defineRoute({

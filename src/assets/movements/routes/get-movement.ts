@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { IdParams } from "../../../platform/http/common-schemas.ts";
-import { Movement } from "../../kernel/movement.schemas.ts";
+import { Movement } from "../../kernel/index.ts";
 import { getMovement as get } from "../movements.service.ts";
 
 export const getMovement = defineRoute({

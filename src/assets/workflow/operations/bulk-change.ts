@@ -3,10 +3,10 @@
 import { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../../platform/errors/app-error.ts";
 import { Id } from "../../../platform/http/common-schemas.ts";
-import { requireItem } from "../../kernel/items.ts";
-import { immobility } from "../../kernel/blocks.ts";
-import { requireLocation } from "../../locations/locations.service.ts";
-import { moveItem } from "../../items/items.service.ts";
+import { requireItem } from "../../kernel/index.ts";
+import { immobility } from "../../kernel/index.ts";
+import { requireLocation } from "../../locations/index.ts";
+import { moveItem } from "../../items/index.ts";
 import { defineOperation, OP, type ReceiptEntry } from "./operation.ts";
 import { applyDisposal, assertDisposable, DISPOSAL_ACTIONS, DISPOSAL_METHODS } from "./disposal.ts";
 

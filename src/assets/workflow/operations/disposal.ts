@@ -5,11 +5,11 @@
 import { AppError } from "../../../platform/errors/app-error.ts";
 import { db } from "../../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../../platform/tenancy/tenant-context.ts";
-import type { ItemRow } from "../../kernel/item.schemas.ts";
-import { changeItem, loadItem, recordItemHistory } from "../../kernel/items.ts";
-import { assertLifecycleMove, type Lifecycle } from "../../kernel/lifecycle.ts";
-import { hasBlock, immobility } from "../../kernel/blocks.ts";
-import { custodyOfItemQuery } from "../../custody/custody.service.ts";
+import type { ItemRow } from "../../kernel/index.ts";
+import { changeItem, loadItem, recordItemHistory } from "../../kernel/index.ts";
+import { assertLifecycleMove, type Lifecycle } from "../../kernel/index.ts";
+import { hasBlock, immobility } from "../../kernel/index.ts";
+import { custodyOfItemQuery } from "../../custody/index.ts";
 
 export const DISPOSAL_ACTIONS = ["retire", "dispose"] as const;
 export type DisposalAction = (typeof DISPOSAL_ACTIONS)[number];

@@ -9,8 +9,8 @@ import { AppError, invalid } from "../../../platform/errors/app-error.ts";
 import { Id } from "../../../platform/http/common-schemas.ts";
 import { db } from "../../../platform/db/transactions.ts";
 import { items } from "../../kernel/kernel.tables.ts";
-import { recordItemHistory, requireItem } from "../../kernel/items.ts";
-import { requireAgreement, updateAgreement } from "../../agreements/agreements.service.ts";
+import { recordItemHistory, requireItem } from "../../kernel/index.ts";
+import { requireAgreement, updateAgreement } from "../../agreements/index.ts";
 import { defineOperation, OP, type ReceiptEntry } from "./operation.ts";
 import { applyDisposal, assertDisposable } from "./disposal.ts";
 

@@ -1,8 +1,8 @@
 // finance_value_entry: a typed finance value entry (acquisition, addition,
 // impairment, disposal). The finance module owns the rules and the write; this
 // module only wires them into the case machinery.
-import { ValueEntryProposal } from "../../finance/finance.schemas.ts";
-import { applyProposal, validateProposal } from "../../finance/entries.service.ts";
+import { ValueEntryProposal } from "../../finance/index.ts";
+import { applyProposal, validateProposal } from "../../finance/index.ts";
 import { defineOperation, OP } from "./operation.ts";
 
 export const financeValueEntry = defineOperation({

@@ -6,8 +6,8 @@ import { AppError, invalid } from "../../../platform/errors/app-error.ts";
 import { CalendarDate, Id, freeText } from "../../../platform/http/common-schemas.ts";
 import { newRecordMeta } from "../../../platform/tenancy/tenant-context.ts";
 import { writer } from "../../../platform/db/transactions.ts";
-import { loadItem, recordItemHistory, requireItem } from "../../kernel/items.ts";
-import { createWorkOrder } from "../../maintenance/maintenance.service.ts";
+import { loadItem, recordItemHistory, requireItem } from "../../kernel/index.ts";
+import { createWorkOrder } from "../../maintenance/index.ts";
 import { inspectionResults } from "../workflow.tables.ts";
 import { defineOperation, OP, type ReceiptEntry } from "./operation.ts";
 

@@ -4,7 +4,7 @@ import { z } from "@hono/zod-openapi";
 import { invalid } from "../../../platform/errors/app-error.ts";
 import { Id } from "../../../platform/http/common-schemas.ts";
 import { Money } from "../../../platform/money/money.ts";
-import { requireItem } from "../../kernel/items.ts";
+import { requireItem } from "../../kernel/index.ts";
 import { defineOperation, OP } from "./operation.ts";
 import { applyDisposal, assertDisposable, DISPOSAL_ACTIONS, DISPOSAL_METHODS } from "./disposal.ts";
 

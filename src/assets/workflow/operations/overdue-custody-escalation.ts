@@ -2,8 +2,8 @@
 // its return, or write it off (the checkout ends and the item is disposed of).
 import { z } from "@hono/zod-openapi";
 import { Id } from "../../../platform/http/common-schemas.ts";
-import { loadItem, recordItemHistory } from "../../kernel/items.ts";
-import { escalateOverdueCheckout, ESCALATION_ACTIONS, requireOverdueCheckout } from "../../custody/custody.service.ts";
+import { loadItem, recordItemHistory } from "../../kernel/index.ts";
+import { escalateOverdueCheckout, ESCALATION_ACTIONS, requireOverdueCheckout } from "../../custody/index.ts";
 import { defineOperation, OP, type ReceiptEntry } from "./operation.ts";
 import { applyDisposal, assertDisposable } from "./disposal.ts";
 

@@ -5,9 +5,9 @@
 import { z } from "@hono/zod-openapi";
 import { AppError } from "../../../platform/errors/app-error.ts";
 import { Id, freeText } from "../../../platform/http/common-schemas.ts";
-import { loadItem, recordItemHistory } from "../../kernel/items.ts";
-import { assertLifecycleMove } from "../../kernel/lifecycle.ts";
-import { requireLocation } from "../../locations/locations.service.ts";
+import { loadItem, recordItemHistory } from "../../kernel/index.ts";
+import { assertLifecycleMove } from "../../kernel/index.ts";
+import { requireLocation } from "../../locations/index.ts";
 import {
   acceptShipmentLoss,
   assertNewDestination,
@@ -16,7 +16,7 @@ import {
   lostInException,
   requireShipmentInException,
   rerouteShipment,
-} from "../../transit/shipments.service.ts";
+} from "../../transit/index.ts";
 import { defineOperation, OP, type ReceiptEntry } from "./operation.ts";
 import { applyDisposal } from "./disposal.ts";
 

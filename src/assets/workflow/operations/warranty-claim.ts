@@ -5,8 +5,8 @@ import { AppError, invalid } from "../../../platform/errors/app-error.ts";
 import { Id, freeText } from "../../../platform/http/common-schemas.ts";
 import { newRecordMeta } from "../../../platform/tenancy/tenant-context.ts";
 import { writer } from "../../../platform/db/transactions.ts";
-import { recordItemHistory, requireItem } from "../../kernel/items.ts";
-import { requireAgreement } from "../../agreements/agreements.service.ts";
+import { recordItemHistory, requireItem } from "../../kernel/index.ts";
+import { requireAgreement } from "../../agreements/index.ts";
 import { warrantyClaims } from "../workflow.tables.ts";
 import { defineOperation, OP } from "./operation.ts";
 

@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { LocationHeader } from "../../../platform/http/common-schemas.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { Artifact, ArtifactUploadForm } from "../artifacts.schemas.ts";
 import { createArtifact as create, stageArtifactUpload } from "../artifacts.service.ts";
 

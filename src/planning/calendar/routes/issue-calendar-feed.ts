@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { LocationHeader } from "../../../platform/http/common-schemas.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { CalendarFeed } from "../calendar.schemas.ts";
 import { issueCalendarFeed as issue } from "../calendar.service.ts";
 import { linksOf } from "../calendar.links.ts";

@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { revokeCalendarFeed as revoke } from "../calendar.service.ts";
 
 export const revokeCalendarFeed = defineRoute({

@@ -1,7 +1,7 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { AppError } from "../../../platform/errors/app-error.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
-import { requireProjectAccess } from "../../projects/projects.service.ts";
+import { ProjectParams } from "../../projects/index.ts";
+import { requireProjectAccess } from "../../projects/index.ts";
 import { EventCatalog } from "../canonical.schemas.ts";
 import { loadEventCatalog } from "../canonical.service.ts";
 

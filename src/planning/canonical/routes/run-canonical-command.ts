@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
-import { requireProjectAccess } from "../../projects/projects.service.ts";
+import { ProjectParams } from "../../projects/index.ts";
+import { requireProjectAccess } from "../../projects/index.ts";
 import { CanonicalCommand, CanonicalRecord } from "../canonical.schemas.ts";
 import { runCanonicalCommand as run } from "../canonical.service.ts";
 

@@ -1,6 +1,6 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
 import { LocationHeader } from "../../../platform/http/common-schemas.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { ChangeSet, CreateChangeSet } from "../change-sets.schemas.ts";
 import { createChangeSet as create } from "../change-sets.service.ts";
 

@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { ChangeSetList, ListChangeSetsQuery } from "../change-sets.schemas.ts";
 import { listChangeSets as list } from "../change-sets.service.ts";
 

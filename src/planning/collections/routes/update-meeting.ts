@@ -1,6 +1,6 @@
 import { updateRoute } from "../collection-routes.ts";
 import { UpdateMeeting, Meeting } from "../collections.schemas.ts";
-import { MeetingParams } from "../../meetings/meetings.schemas.ts";
+import { MeetingParams } from "../../meetings/index.ts";
 
 export const updateMeeting = updateRoute({
   collection: "meetings",

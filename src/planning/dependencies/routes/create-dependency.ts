@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { CreateDependency, Dependency } from "../dependencies.schemas.ts";
 import { createDependency as create } from "../dependencies.service.ts";
 

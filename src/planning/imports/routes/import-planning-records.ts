@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { ImportPreview, ImportResult, PlanningImport } from "../imports.schemas.ts";
 import { applyImport, previewImport } from "../imports.service.ts";
 

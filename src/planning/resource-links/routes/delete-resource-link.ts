@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { DeleteResourceLinkQuery } from "../resource-links.schemas.ts";
 import { deleteResourceLink as remove } from "../resource-links.service.ts";
 

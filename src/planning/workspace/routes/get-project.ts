@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../platform/http/define-route.ts";
-import { ProjectParams } from "../../projects/projects.schemas.ts";
+import { ProjectParams } from "../../projects/index.ts";
 import { ProjectWorkspace } from "../workspace.schemas.ts";
 import { getProjectWorkspace } from "../workspace.service.ts";
 
