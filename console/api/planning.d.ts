@@ -406,7 +406,7 @@ export interface paths {
         put?: never;
         /**
          * Add meetings to the project
-         * @description A meeting, created `scheduled` (or `draft`); `recurrence` is an RFC 5545 RRULE value, expanded in UTC from `startsAt` (its first occurrence). SECONDLY and MINUTELY are refused, and every series ends (COUNT or UNTIL) within 5 years of its start after at most 2,000 occurrences: 400 at `/body/recurrence` otherwise. One meeting, or `{ "records": [...] }` of 1–100 created all or nothing (201 `{ records }`, no Location). People named must be members of the project and referenced records must belong to it (400 at their path). Audited with actor and server time.
+         * @description A meeting, created `scheduled` (or `draft`); `recurrence` is an RFC 5545 RRULE value, expanded from `startsAt` (its first occurrence) in the project's `timeZone`: each occurrence keeps startsAt's local wall-clock time across daylight-saving changes (a weekly 09:00 Europe/Berlin meeting is at 08:00Z in winter, 07:00Z in summer). SECONDLY and MINUTELY are refused, and every series ends (COUNT or UNTIL) within 5 years of its start after at most 2,000 occurrences: 400 at `/body/recurrence` otherwise. One meeting, or `{ "records": [...] }` of 1–100 created all or nothing (201 `{ records }`, no Location). People named must be members of the project and referenced records must belong to it (400 at their path). Audited with actor and server time.
          */
         post: operations["createMeeting"];
         delete?: never;
@@ -806,7 +806,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel or change one occurrence of a recurring meeting
-         * @description Beyond the spec: what the calendar export's EXDATE and RECURRENCE-ID come from. `occurrenceAt` must be a start the series produces — its RRULE expanded (rrule library, UTC) from the meeting's start — else 400 at `/body/occurrenceAt` (e.g. the 2nd Monday of a `BYDAY=1MO` series); `cancelled: true` drops it, `startsAt`/`endsAt` (together), `title` and `location` change it. Sending the same occurrence again replaces its exception and raises its version. A meeting without `recurrence`, or whose stored rule is outside the series bounds, is 409 state_conflict. planning_edit; audited.
+         * @description Beyond the spec: what the calendar export's EXDATE and RECURRENCE-ID come from. `occurrenceAt` must be a start the series produces — its RRULE expanded (rrule library) from the meeting's start in the project's time zone, keeping its local time across daylight-saving changes — else 400 at `/body/occurrenceAt` (e.g. the 2nd Monday of a `BYDAY=1MO` series, or 08:00Z for a 09:00 Europe/Berlin series in summer, which is at 07:00Z); `cancelled: true` drops it, `startsAt`/`endsAt` (together), `title` and `location` change it. Sending the same occurrence again replaces its exception and raises its version. A meeting without `recurrence`, or whose stored rule is outside the series bounds, is 409 state_conflict. planning_edit; audited.
          */
         post: operations["setMeetingOccurrence"];
         delete?: never;
@@ -824,7 +824,7 @@ export interface paths {
         };
         /**
          * The project's meetings and due work as iCalendar
-         * @description RFC 5545 publish profile: meetings as VEVENT (a recurring meeting is one VEVENT with RRULE and EXDATE for cancelled occurrences; an edited occurrence is a VEVENT with the same UID and RECURRENCE-ID), work items with a due time as VTODO. UIDs are stable per record; SEQUENCE rises with every change; cancelled meetings stay with STATUS:CANCELLED so subscribed calendars remove them. Times are UTC, text escaped, lines folded at 75 octets, CRLF line ends. Each record's URL is its API address on the configured public base URL (PUBLIC_BASE_URL, never the request's Host); without one the records carry no URL. A recurring meeting's RRULE is expanded in UTC. For calendar apps that cannot send headers, see the subscription URL (POST …/calendar-feed).
+         * @description RFC 5545 publish profile: meetings as VEVENT (a recurring meeting is one VEVENT with RRULE and EXDATE for cancelled occurrences; an edited occurrence is a VEVENT with the same UID and RECURRENCE-ID), work items with a due time as VTODO. UIDs are stable per record; SEQUENCE rises with every change; cancelled meetings stay with STATUS:CANCELLED so subscribed calendars remove them. Times are UTC, except a recurring meeting's in a project not in UTC: its DTSTART, DTEND, EXDATE and RECURRENCE-ID carry TZID=<the project's time zone> with a VTIMEZONE (built from the server's time-zone data), so calendar apps keep the series at its local time across daylight-saving changes as the server does; RRULE is as stored (UNTIL in UTC). Text escaped, lines folded at 75 octets, CRLF line ends. Each record's URL is its API address on the configured public base URL (PUBLIC_BASE_URL, never the request's Host); without one the records carry no URL. For calendar apps that cannot send headers, see the subscription URL (POST …/calendar-feed).
          */
         get: operations["exportProjectCalendar"];
         put?: never;
@@ -2234,7 +2234,7 @@ export interface components {
             endsAt: string;
             location?: string;
             /**
-             * @description An RFC 5545 RRULE value: FREQ HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY (SECONDLY and MINUTELY are refused); INTERVAL, and COUNT or UNTIL (one of them, required: a series ends within 5 years of startsAt after at most 2000 occurrences; UNTIL as a UTC date-time such as 20261231T235959Z); BYDAY (ordinals such as 1MO or -1FR with MONTHLY and YEARLY), BYMONTHDAY and BYMONTH (not with HOURLY or WEEKLY), BYSETPOS (MONTHLY and YEARLY), WKST. startsAt must be the series' first occurrence. The series is expanded in UTC.
+             * @description An RFC 5545 RRULE value: FREQ HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY (SECONDLY and MINUTELY are refused); INTERVAL, and COUNT or UNTIL (one of them, required: a series ends within 5 years of startsAt after at most 2000 occurrences; UNTIL as a UTC date-time such as 20261231T235959Z); BYDAY (ordinals such as 1MO or -1FR with MONTHLY and YEARLY), BYMONTHDAY and BYMONTH (not with HOURLY or WEEKLY), BYSETPOS (MONTHLY and YEARLY), WKST. startsAt must be the series' first occurrence. The series is expanded in the project's time zone (RFC 5545 DTSTART with TZID): every occurrence keeps startsAt's local wall-clock time across daylight-saving changes; a local time the change skips is read with the offset before the gap (02:30 becomes 03:30 summer time), one it repeats names its first pass, so a series cannot start on the second pass of a repeated hour.
              * @example FREQ=WEEKLY;BYDAY=MO;COUNT=10
              */
             recurrence?: string;
@@ -3153,7 +3153,7 @@ export interface components {
         DeliveryAttempt: {
             id: string;
             projectId: string;
-            /** @description The logical reminder; retries share it */
+            /** @description The logical reminder — one per reminder, due time, recipient and channel, and per occurrence of a recurring meeting it is relative to; retries share it */
             deliveryId: string;
             reminderId: string;
             recipientUserId: string;
@@ -3162,11 +3162,14 @@ export interface components {
             attemptNo: number;
             /** @enum {string} */
             state: "pending" | "queued" | "sent" | "delivered" | "unconfirmed" | "failed" | "cancelled";
-            /** @description Safe disposition code (null while pending). email: `sent`, `destination_unavailable` (the member has no address, or the relay refused the mailbox: 5xx to RCPT TO), `provider_failure` (the relay could not take it: unreachable or silent past the timeouts, no STARTTLS or an unverified certificate while SMTP_URL carries credentials, credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Cancelled attempts: `cancelled_<reason>`. */
+            /** @description Safe disposition code (null while pending). email: `sent`, `destination_unavailable` (the member has no address, or the relay refused the mailbox: 5xx to RCPT TO), `provider_failure` (the relay could not take it: unreachable or silent past the timeouts, no STARTTLS or an unverified certificate while SMTP_URL carries credentials, credentials refused, a 4xx reply, another 5xx), `provider_unconfigured` (no SMTP_URL). Cancelled attempts: `cancelled_<reason>` with reason `relinked`, `unlinked`, `opted_out`, `revoked`, `terminal_work_state`, `occurrence_cancelled` (the occurrence of a recurring meeting was called off), `deadline_replaced`, `no_longer_eligible` or `project_closed`. */
             disposition: string | null;
             /** @description Masked */
             destination: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The send time; for a reminder relative to a recurring meeting, its offset from that occurrence's start (the series keeps its local time in the project's time zone)
+             */
             dueAt: string;
             retryOf: string | null;
             /** Format: date-time */
