@@ -440,7 +440,7 @@ export async function seedWorld(env: TestEnv, partnerId: string, opts: { hiddenP
     { userId: WORLD_USERS.viewer, role: "member" },
   ];
   ids.project = (await P("/projects", { name: "World gala", timeZone: "Europe/Vienna", startsOn: dateOf(30 * day), endsOn: dateOf(31 * day), members })).id;
-  const planning = await seedProject(call, owner, ids.project!, at, day, checker);
+  const planning = await seedProject(call, owner, ids.project!, at, day, checker, () => runJob(env.deps, evidenceScanJob, { partnerId }));
   Object.assign(ids, planning);
 
   // A calendar feed (its token is the feed route's parameter).
@@ -480,7 +480,7 @@ export async function seedWorld(env: TestEnv, partnerId: string, opts: { hiddenP
     ids.hiddenProject = hiddenProjectId;
     ids["hidden.project"] = hiddenProjectId;
     // The outsider (an operator) leads it; the checker (planning_admin, sees every project) runs its canonical commands.
-    const hidden = await seedProject(call, WORLD_OUTSIDER, hiddenProjectId, at, day, checker);
+    const hidden = await seedProject(call, WORLD_OUTSIDER, hiddenProjectId, at, day, checker, () => runJob(env.deps, evidenceScanJob, { partnerId }));
     for (const [kind, id] of Object.entries(hidden)) ids[`hidden.${kind}`] = id;
     // A destination and an SMS device of the hidden project (planning_admin: the checker).
     ids["hidden.destination"] = (await P(`/projects/${hiddenProjectId}/destinations`, { kind: "email", name: "Hidden list", target: `hidden-${partnerId}@world.test` }, checker)).id;
@@ -558,6 +558,8 @@ async function seedProject(
   day: number,
   /** Who runs canonical commands (planning_apply) and reviews artifacts: a planning admin who is not the lead. */
   admin: string,
+  /** Runs the `scans` job on the world's partner (an artifact is cleared only once scanned). */
+  scanFiles: () => Promise<unknown>,
 ): Promise<Record<string, string>> {
   const canonicalUser = admin;
   const reviewer = admin;
@@ -601,6 +603,8 @@ async function seedProject(
     (await call(lead, "POST", `${base}/artifacts`, undefined, { family: "planning", ...multipart({ classification, planningRecordId: ids.work! }, { name: "rider.pdf", type: "application/pdf", text: PDF }) }))
       .body.id as string;
   ids.artifact = await artifact("internal");
+  // Artifacts are cleared only after the `scans` job scanned them, as evidence.
+  await scanFiles();
   await P(`/artifacts/${ids.artifact}/review`, { decision: "clean", reason: "world: read and clean" }, reviewer);
   ids.pendingArtifact = await artifact("internal");
   ids.restrictedArtifact = await artifact("restricted");

@@ -3,9 +3,12 @@
 // tracks, plus new files it does not ignore) to a temporary directory, runs
 // `npm ci --omit=dev` there, starts the service the README way (`npm start`, NODE_ENV=production),
 // and requires
-//   - /healthz and /readyz 200, and 200 from both families with the first-start token;
+//   - a first start that provisions no partner and prints no token, only the line saying
+//     how to create the first partner and its owner with the CLI;
+//   - /healthz and /readyz 200, and, after following that line (`npm run tenant`) and
+//     minting a token (`npm run token`), 200 from both families;
 //   - the operator console's page (/console/) and its script bundle answering 200;
-//   - the production CLIs working (tenant list, token, jobs);
+//   - the production CLIs working (tenant provision, member and list, token, jobs);
 //   - SIGTERM to npm's PID (a supervisor) and SIGINT to the process group (Ctrl-C) each
 //     stopping the server gracefully while a write is in flight: the write completes with
 //     201 (and is there after a restart), the port closes, every process exits, npm with 0;
@@ -87,18 +90,33 @@ try {
     LOG_LEVEL: "info",
   };
 
-  // First start: provisions demo and prints a token.
+  // The production CLIs, with the server's environment.
+  const cli = (...args: string[]) => run(["npm", "run", "-s", ...args], app, { ...npmEnv, ...serverEnv });
+  const PARTNER = "smoke-co";
+  const OWNER = "smoke-owner";
+
+  // First start: no partner and no token in production, only how to create the first partner.
   started = await startViaNpm({ cwd: app, env: serverEnv });
   log(`npm start: first 200 from /healthz after ${secs(started.msToFirst200)} (${started.url})`);
   const ready = await fetch(`${started.url}/readyz`);
   must(ready.status === 200, `GET /readyz answered ${ready.status}: ${await ready.text()}`);
-  const token = started.token;
-  must(token, `no first-start token printed:\n${started.lines.join("\n")}`);
-  for (const path of ["/api/assets/saved-views?partnerId=demo", "/api/planning/projects?partnerId=demo"]) {
+  const output = started.lines.join("\n");
+  must(!started.token && !/eyJ[A-Za-z0-9_-]+\./.test(output), `a production first start printed a token:\n${output}`);
+  must(started.lines.some((l) => l.startsWith("no partner yet: ") && l.includes("npm run tenant -- provision")), `no first-partner line printed:\n${output}`);
+  must((JSON.parse(cli("tenant", "--", "list").stdout) as unknown[]).length === 0, "a production first start provisioned a partner");
+  // Following the printed line while the server runs, then a token for the owner.
+  for (const args of [["provision", PARTNER, "--name", "Smoke Co"], ["member", PARTNER, OWNER, "--role", "owner"]]) {
+    const r = cli("tenant", "--", ...args);
+    must(r.code === 0, `npm run tenant -- ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+  }
+  const mintedFirst = cli("token", "--", OWNER);
+  must(mintedFirst.code === 0, `npm run token: ${mintedFirst.stderr}`);
+  const token = (JSON.parse(mintedFirst.stdout) as { token: string }).token;
+  for (const path of [`/api/assets/saved-views?partnerId=${PARTNER}`, `/api/planning/projects?partnerId=${PARTNER}`]) {
     const r = await getJson(started, path, token);
     must(r.status === 200, `GET ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
   }
-  log("assets and planning answer 200 with the printed token");
+  log("no partner and no token on the first start; after npm run tenant and npm run token, assets and planning answer 200");
   // The operator console, bundled by the production install itself on its first request.
   const consolePage = await fetch(`${started.url}/console/`);
   const consoleHtml = await consolePage.text();
@@ -110,14 +128,13 @@ try {
   must(bundle.status === 200 && bundleBytes > 10_000, `GET ${bundlePath} answered ${bundle.status} with ${bundleBytes} bytes`);
   log(`/console/ and its bundle answer 200 (${Math.round(bundleBytes / 1024)} KiB)`);
   const reports: StopReport[] = [];
-  reports.push(await checkGracefulStop(started, "SIGTERM", "pid", token));
+  reports.push(await checkGracefulStop(started, "SIGTERM", "pid", token, PARTNER));
   started = undefined;
 
   // The production CLIs, on the data the server left.
-  const cli = (...args: string[]) => run(["npm", "run", "-s", ...args], app, { ...npmEnv, ...serverEnv });
   const list = cli("tenant", "--", "list");
-  must(list.code === 0 && (JSON.parse(list.stdout) as Array<{ id: string }>).some((p) => p.id === "demo"), `npm run tenant -- list: ${list.stdout}${list.stderr}`);
-  const minted = cli("token", "--", "demo-owner");
+  must(list.code === 0 && (JSON.parse(list.stdout) as Array<{ id: string }>).some((p) => p.id === PARTNER), `npm run tenant -- list: ${list.stdout}${list.stderr}`);
+  const minted = cli("token", "--", OWNER);
   must(minted.code === 0, `npm run token: ${minted.stderr}`);
   const token2 = (JSON.parse(minted.stdout) as { token: string }).token;
   const jobs = cli("jobs", "--", "housekeeping");
@@ -126,9 +143,9 @@ try {
 
   // Second start: the in-flight write of the first stop was kept; then Ctrl-C.
   started = await startViaNpm({ cwd: app, env: serverEnv });
-  const locs = await getJson(started, "/api/assets/locations?partnerId=demo", token2);
+  const locs = await getJson(started, `/api/assets/locations?partnerId=${PARTNER}`, token2);
   must(locs.status === 200 && locs.body?.items?.some((l) => l.name?.startsWith("In-flight SIGTERM")), `the in-flight write is missing after a restart: ${JSON.stringify(locs.body)}`);
-  reports.push(await checkGracefulStop(started, "SIGINT", "group", token2));
+  reports.push(await checkGracefulStop(started, "SIGINT", "group", token2, PARTNER));
   started = undefined;
   for (const r of reports) {
     log(

@@ -25,6 +25,8 @@ export interface SmtpServerOptions {
   tls?: "plain" | "starttls" | "implicit";
   /** The only credentials accepted (others: 535). Without it any credentials pass. */
   accept?: { username: string; password: string };
+  /** A slow relay: the greeting (220) comes this long after the connection is accepted. */
+  greetingDelayMs?: number;
 }
 
 /**
@@ -52,7 +54,9 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}) {
     banner: "loopback test relay",
     onConnect(_session, callback) {
       connections++;
-      callback();
+      // smtp-server greets once this callback runs.
+      if (opts.greetingDelayMs) setTimeout(() => callback(), opts.greetingDelayMs);
+      else callback();
     },
     onAuth(auth, session, callback) {
       auths.push({ username: auth.username ?? "", secure: session.secure });
@@ -112,6 +116,9 @@ export function startTelegramServer(token: string) {
   const blockedChats = new Set<string>();
   let failSends = 0;
   let nextUpdate = 1;
+  /** A slow Bot API: sendMessage answers this long after it arrived. */
+  let sendDelayMs = 0;
+  let sendsArrived = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -126,6 +133,8 @@ export function startTelegramServer(token: string) {
         case "getUpdates":
           return Response.json({ ok: true, result: updates });
         case "sendMessage": {
+          sendsArrived++;
+          if (sendDelayMs > 0) await Bun.sleep(sendDelayMs);
           const chatId = String(body.chat_id);
           if (failSends > 0) {
             failSends--;
@@ -149,6 +158,14 @@ export function startTelegramServer(token: string) {
     },
     failNextSends(n: number) {
       failSends = n;
+    },
+    /** Every later sendMessage answers `ms` after it arrived (0: at once). */
+    delaySends(ms: number) {
+      sendDelayMs = ms;
+    },
+    /** sendMessage requests received so far (answered or still waiting). */
+    get sendsArrived() {
+      return sendsArrived;
     },
     stop: () => server.stop(true),
   };

@@ -1,15 +1,17 @@
 // Protected project files: stored files (platform/stored-files) uploaded through the
 // service (multipart, streamed and encrypted into the content store like AMS
 // evidence), read back only through the authorized proxy once a reviewer cleared
-// them. Their history is the planning audit.
+// them, after the `scans` job scanned them (as evidence). Their history is the planning audit.
 import type { z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import type { Staged } from "../../platform/http/define-route.ts";
 import { AppError } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { stageEncryptedUpload, type StagedUpload } from "../../platform/stored-files/upload.ts";
-import { newStoredFile, openCleanFile, reviewStoredFile, storedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
+import { newStoredFile, openCleanFile, reviewStoredFile, scannedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
+import { scanPendingFiles } from "../../platform/stored-files/scan.ts";
+import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { typeMismatch } from "../../platform/stored-files/sniff.ts";
 import { recordAudit } from "../audit/index.ts";
 import { requireProjectAccess } from "../projects/index.ts";
@@ -20,16 +22,17 @@ import { ArtifactUploadFields, type ReviewArtifact } from "./artifacts.schemas.t
 type ArtifactRow = typeof planningArtifacts.$inferSelect;
 export type StagedArtifact = StagedUpload<z.output<typeof ArtifactUploadFields>>;
 
-/** Artifacts as stored files: sniffed at upload, no scan pass; only a pending file is reviewed. */
+/** Artifacts as stored files: sniffed at upload, scanned by the `scans` job, cleared only after it; only a pending file is reviewed. */
 const ARTIFACT_FILES: StoredFileKind<typeof planningArtifacts> = {
   purpose: "artifact",
   table: planningArtifacts,
   lockedDetail: (state) => `the artifact is ${state}; only a clean artifact can be read`,
   notReviewable: (from) => new AppError("state_conflict", `the artifact is ${from}; only a pending artifact is reviewed`, { extras: { currentState: from } }),
+  notScannedDetail: "the artifact is pending and the automatic scan has not run yet; it can be cleared once scanned",
 };
 
 export function toArtifactDto(r: ArtifactRow) {
-  return { id: r.id, projectId: r.projectId, planningRecordId: r.planningRecordId, ...storedFileDto(r), updatedAt: r.updatedAt };
+  return { id: r.id, projectId: r.projectId, planningRecordId: r.planningRecordId, ...scannedFileDto(r), updatedAt: r.updatedAt };
 }
 
 /**
@@ -51,6 +54,7 @@ export async function createArtifact(ctx: RequestCtx, projectId: string, staged:
     const finding = typeMismatch(staged.declaredType, staged.sniffedType) ?? null;
     const row: ArtifactRow = {
       ...newStoredFile(ctx, staged, classification, { scanState: finding ? "quarantined" : "pending", scanFinding: finding }),
+      scannedAt: null,
       projectId,
       planningRecordId: planningRecordId ?? null,
     };
@@ -91,5 +95,31 @@ export async function reviewArtifact(ctx: RequestCtx, id: string, input: z.outpu
     const { row, from, to } = await reviewStoredFile(ctx, ARTIFACT_FILES, await loadVisible(ctx, id), input);
     await recordAudit(ctx, { projectId: row.projectId, recordType: "artifact", recordId: id, action: "reviewed", data: { decision: input.decision, from, to } });
     return toArtifactDto(row);
+  });
+}
+
+// ---------------------------------------------------------------- scan
+
+/** The scan job's probe (reads only): now when an artifact waits for its scan (planning_artifacts_scan_queue_idx), else null. */
+export async function artifactScanDueAt(ctx: TenantCtx): Promise<string | null> {
+  const waiting = await db(ctx)
+    .select({ id: planningArtifacts.id })
+    .from(planningArtifacts)
+    .where(and(eq(planningArtifacts.scanState, "pending"), isNull(planningArtifacts.scannedAt)))
+    .limit(1);
+  return waiting.length > 0 ? ctx.nowIso : null;
+}
+
+/** One batch of the artifacts' scan queue, oldest first (the `scans` job); each outcome is audited in its transaction. */
+export async function scanPendingArtifacts(ctx: TenantCtx, limit = 20): Promise<number> {
+  return scanPendingFiles(ctx, ARTIFACT_FILES, limit, async (ctx, row, outcome) => {
+    const projectId = (row as ArtifactRow).projectId;
+    await recordAudit(ctx, {
+      projectId,
+      recordType: "artifact",
+      recordId: row.id,
+      action: "scanned",
+      data: { outcome: outcome.scanState, ...(outcome.finding ? { finding: outcome.finding } : {}), clamd: ctx.deps.config.clamd !== undefined },
+    });
   });
 }

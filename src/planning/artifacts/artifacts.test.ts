@@ -1,14 +1,21 @@
-// A signed rider uploaded to a project: encrypted at rest, locked (423) until a
-// reviewer other than the uploader clears it, then served byte-identical through
-// the proxy; other projects' members see nothing (404), other partners are refused
-// (403), and a file whose bytes lie about their type is quarantined on arrival.
-import { test, expect, afterAll, beforeAll } from "bun:test";
+// A signed rider uploaded to a project: encrypted at rest, locked (423) until the
+// `scans` job scanned it and a reviewer other than the uploader cleared it, then served
+// byte-identical through the proxy; other projects' members see nothing (404), other
+// partners are refused (403), a file whose bytes lie about their type is quarantined
+// on arrival, and one clamd flags is quarantined by the scan and never served.
+import { test, expect, afterAll, beforeAll, describe } from "bun:test";
+import { eq } from "drizzle-orm";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit, type Kit } from "../../../test/kit.ts";
+import { EICAR, startFakeClamd } from "../../../test/fakes/fake-clamd.ts";
+import { runJob } from "../../jobs/run-job.ts";
+import { evidenceScanJob } from "../../jobs/evidence-scan.job.ts";
+import { planningAudit } from "../audit/audit.tables.ts";
+import { planningArtifacts } from "./artifacts.tables.ts";
 
 const clock = new MutableClock(new Date("2026-05-04T08:00:00.000Z"));
 const api = await partnerKit({ family: "planning", clock, tickMs: 1000, users: { pia: "admin", max: "manager", olga: "operator", eve: "manager", vic: "viewer" } });
@@ -37,8 +44,8 @@ async function upload(kit: Kit, user: string, projectId: string, body: Buffer) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-async function download(user: string, id: string) {
-  const res = await api.env.app.fetch(new Request(`http://test.local${api.url(`/artifacts/${id}/content`)}`, { headers: { authorization: `Bearer ${await api.env.token(user)}` } }));
+async function download(user: string, id: string, kit: Kit = api) {
+  const res = await kit.env.app.fetch(new Request(`http://test.local${kit.url(`/artifacts/${id}/content`)}`, { headers: { authorization: `Bearer ${await kit.env.token(user)}` } }));
   const bytes = Buffer.from(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, body: (res.headers.get("content-type") ?? "").includes("json") ? JSON.parse(bytes.toString("utf8")) : undefined };
 }
@@ -72,9 +79,13 @@ test("upload → locked (423) → reviewed clean by another → byte-identical t
   const own = await upload(api, "max", s.project, form({ classification: "internal" }, { name: "plan.pdf", type: "application/pdf", bytes: rider }));
   expectProblem(await api.as("max").post(`/artifacts/${own.body.id}/review`, { decision: "clean" }), 403, "maker_cannot_decide");
 
+  // Cleared only once the automatic scan has run.
+  expect(up.body.scanned).toBe(false);
+  expectProblem(await api.as("max").post(`/artifacts/${s.artifact}/review`, { decision: "clean" }), 409, "state_conflict");
+  expect((await runJob(api.env.deps, evidenceScanJob, { partnerId: api.partnerId }))[0]).toMatchObject({ status: "succeeded", detail: "evidence scanned 0, artifacts scanned 2" });
   const cleared = await api.as("max").post(`/artifacts/${s.artifact}/review`, { decision: "clean", reason: "Checked" });
   expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
-  expect(cleared.body).toMatchObject({ scanState: "clean", reviewedBy: "max", reviewReason: "Checked" });
+  expect(cleared.body).toMatchObject({ scanState: "clean", scanned: true, reviewedBy: "max", reviewReason: "Checked" });
   expectProblem(await api.as("max").post(`/artifacts/${s.artifact}/review`, { decision: "quarantine" }), 409, "state_conflict");
 
   const got = await download("vic", s.artifact);
@@ -121,4 +132,46 @@ test("bad forms are 400 at their field; bytes that contradict their type are qua
   expect(exe.status).toBe(201);
   expect(exe.body.scanState).toBe("quarantined");
   expect(exe.body.scanFinding).toContain("executable");
+});
+
+describe("with clamd", () => {
+  test("the scans job streams artifacts to clamd: the EICAR test file is quarantined and never served, a clean file waits for its review", async () => {
+    const clamd = await startFakeClamd();
+    const kit = await partnerKit({ partnerId: "scanned-co", family: "planning", users: { pia: "admin", max: "manager", olga: "operator" }, envVars: { CLAMD_HOST: clamd.host, CLAMD_PORT: String(clamd.port) } });
+    try {
+      const project = (await kit.create("/projects", { name: "Scanned fair", timeZone: "Europe/Vienna", members: [{ userId: "olga", role: "member" }, { userId: "max", role: "member" }] })).id as string;
+      const eicar = await upload(kit, "olga", project, form({ classification: "internal" }, { name: "eicar.txt", type: "text/plain", bytes: Buffer.from(EICAR) }));
+      const fine = await upload(kit, "olga", project, form({ classification: "internal" }, { name: "rider.pdf", type: "application/pdf", bytes: rider }));
+      expect(eicar.status, JSON.stringify(eicar.body)).toBe(201);
+      expect(eicar.body).toMatchObject({ scanState: "pending", scanned: false });
+
+      const [run] = await runJob(kit.env.deps, evidenceScanJob, { partnerId: kit.partnerId });
+      expect(run).toMatchObject({ status: "succeeded", processed: 2, detail: "evidence scanned 0, artifacts scanned 2" });
+      expect(clamd.scans.map((x) => x.bytes).sort((a, b) => a - b)).toEqual([EICAR.length, rider.length].sort((a, b) => a - b));
+
+      const [stored] = await kit.read((q) => q.select().from(planningArtifacts).where(eq(planningArtifacts.id, eicar.body.id)));
+      expect(stored).toMatchObject({ scanState: "quarantined", scanFinding: "malware signature Eicar-Signature" });
+      expect(stored!.scannedAt).toBeString();
+      // Quarantined: not downloadable, and no reviewer can clear it any more.
+      expectProblem(await download("max", eicar.body.id, kit), 423, "evidence_locked");
+      expectProblem(await download("pia", eicar.body.id, kit), 423, "evidence_locked");
+      expectProblem(await kit.as("max").post(`/artifacts/${eicar.body.id}/review`, { decision: "clean" }), 409, "state_conflict");
+      const audit = await kit.read((q) => q.select().from(planningAudit).where(eq(planningAudit.recordId, eicar.body.id)));
+      expect(audit.map((a) => [a.action, a.actorId])).toEqual([["uploaded", "olga"], ["scanned", "system"]]);
+      expect(audit[1]!.data).toEqual({ outcome: "quarantined", finding: "malware signature Eicar-Signature", clamd: true });
+
+      // The clean one was scanned and stays pending for a reviewer, who may clear it now.
+      expectProblem(await download("max", fine.body.id, kit), 423, "evidence_locked");
+      const cleared = await kit.as("max").post(`/artifacts/${fine.body.id}/review`, { decision: "clean" });
+      expect(cleared.body).toMatchObject({ scanState: "clean", scanned: true });
+      expect((await download("max", fine.body.id, kit)).status).toBe(200);
+
+      // Nothing left in the queue: the next pass is idle.
+      const [next] = await runJob(kit.env.deps, evidenceScanJob, { partnerId: kit.partnerId });
+      expect(next?.status).toBe("idle");
+    } finally {
+      kit.close();
+      await clamd.close();
+    }
+  }, 20_000);
 });

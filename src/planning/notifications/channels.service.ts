@@ -132,6 +132,8 @@ export async function myReminderChannels(ctx: ScopeCtx, projectId: string) {
  * 409 with a safe code when the channel's state forbids it.
  */
 export async function runChannelAction(ctx: ScopeCtx, projectId: string, channel: PersonalChannel, action: ChannelAction, body: Body): Promise<ActionOutcome> {
+  // A messenger test only calls the bot API: outside any transaction (the route is `callsOutside`).
+  if (action === "test" && (channel === "messenger_a_dm" || channel === "messenger_b_dm") && !ctx.tx) return testMessengerOutside(ctx, projectId, channel);
   return withTx(ctx, async (ctx) => {
     // Any project state: a user may always unlink or opt out; sends check the project below.
     await requireProjectAccess(ctx, projectId, "view");
@@ -512,7 +514,7 @@ async function testChannel(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome
   }
   if (b.readiness !== "ready" || !b.locatorCipher) throw new AppError("state_conflict", `the channel is ${b.readiness}; only a ready channel can be tested`);
   const locator = openLocator(ctx, locatorKindOf(b.channel), b.id, b.locatorCipher);
-  const text = "Test message: reminders for this project will arrive here.";
+  const text = TEST_TEXT;
   if (b.channel === "sms") {
     const job = await enqueueSms(ctx, {
       projectId: b.projectId,
@@ -534,6 +536,33 @@ async function testChannel(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome
     return done(b.channel, revoked, { test: { disposition: outcome.code, code: null } });
   }
   return done(b.channel, b, { test: { disposition: outcome.code, code: null } });
+}
+
+const TEST_TEXT = "Test message: reminders for this project will arrive here.";
+
+/**
+ * A messenger channel's `test` without holding the partner's write lock while the bot
+ * API answers: the checks on committed data, the send, then one transaction that
+ * checks again, revokes the binding when the chat is gone (and it is still the
+ * identity the message went to) and writes the audit row. The answer is as in the
+ * transaction (testChannel): the channel as it is now and the send's disposition.
+ */
+async function testMessengerOutside(ctx: ScopeCtx, projectId: string, channel: "messenger_a_dm" | "messenger_b_dm"): Promise<ActionOutcome> {
+  const notReady = (b: BindingRow | undefined) => new AppError("state_conflict", `the channel is ${b?.readiness ?? "unlinked"}; only a ready channel can be tested`);
+  await requireProjectAccess(ctx, projectId, "view");
+  const sentTo = await loadBinding(ctx, projectId, ctx.actorId, channel);
+  if (!sentTo || sentTo.readiness !== "ready" || !sentTo.locatorCipher) throw notReady(sentTo);
+  const locator = openLocator(ctx, locatorKindOf(channel), sentTo.id, sentTo.locatorCipher);
+  const outcome: SendOutcome = channel === "messenger_a_dm" ? await telegramSend(ctx.deps, locator, TEST_TEXT) : await discordSend(ctx.deps, locator, TEST_TEXT);
+  return withTx(ctx, async (ctx) => {
+    await requireProjectAccess(ctx, projectId, "view");
+    let b = await loadBinding(ctx, projectId, ctx.actorId, channel);
+    if (!b) throw notReady(b);
+    const sameIdentity = b.readiness === "ready" && b.identityVersion === sentTo.identityVersion;
+    if (!outcome.ok && outcome.code === "destination_unavailable" && sameIdentity) b = await revokeBinding(ctx, b);
+    await recordAudit(ctx, { projectId, recordType: "personal_channel", recordId: b.id, action: "channel_test", data: { channel, readiness: b.readiness } });
+    return done(channel, b, { test: { disposition: outcome.ok ? "sent" : outcome.code, code: null } });
+  });
 }
 
 /** The provider says the user blocked the bot or the chat is gone: revoked, and the stale work cancelled. */

@@ -69,24 +69,39 @@ export async function createDestination(ctx: ScopeCtx, projectId: string, input:
   });
 }
 
-/** Sends a test message to the destination; the disposition is recorded on it (a failed test is still 200). */
+/** The destination of a project the caller may edit, or 404. */
+async function loadDestination(ctx: ScopeCtx, projectId: string, destinationId: string): Promise<Row> {
+  await requireProjectAccess(ctx, projectId, "edit", { anyState: true });
+  const row = (await db(ctx).select().from(planningDestinations).where(eq(planningDestinations.id, destinationId)))[0];
+  if (!row || row.projectId !== projectId) throw notFound("destination");
+  return row;
+}
+
+/**
+ * Sends a test message to the destination; the disposition is recorded on it (a
+ * failed test is still 200). The send happens outside any transaction (the route is
+ * `callsOutside`): a slow relay or messenger API holds no write lock of the partner.
+ * The checks run on committed data first, and the outcome is recorded in a
+ * transaction of its own afterwards (the checks again, then the new version).
+ */
 export async function testDestination(ctx: ScopeCtx, projectId: string, destinationId: string) {
+  if (ctx.tx) throw new Error("testDestination sends outside a transaction: call it without one");
+  const row = await loadDestination(ctx, projectId, destinationId);
+  const target = openLocator(ctx, "dm-locator", row.id, row.targetCipher);
+  const text = `Test message for destination "${row.name}": planning reminders can reach this destination.`;
+  const out =
+    row.kind === "email"
+      ? await sendEmail(ctx.deps, target, "Planning destination test", text)
+      : row.kind === "messenger_a_group"
+        ? await telegramSend(ctx.deps, target, text)
+        : await discordSend(ctx.deps, target, text);
+  const disposition = out.ok ? "sent" : out.code;
   return withTx(ctx, async (ctx) => {
-    await requireProjectAccess(ctx, projectId, "edit", { anyState: true });
-    const row = (await db(ctx).select().from(planningDestinations).where(eq(planningDestinations.id, destinationId)))[0];
-    if (!row || row.projectId !== projectId) throw notFound("destination");
-    const target = openLocator(ctx, "dm-locator", row.id, row.targetCipher);
-    const text = `Test message for destination "${row.name}": planning reminders can reach this destination.`;
-    const out =
-      row.kind === "email"
-        ? await sendEmail(ctx.deps, target, "Planning destination test", text)
-        : row.kind === "messenger_a_group"
-          ? await telegramSend(ctx.deps, target, text)
-          : await discordSend(ctx.deps, target, text);
-    const disposition = out.ok ? "sent" : out.code;
-    const next = { ...row, lastTestAt: ctx.nowIso, lastTestDisposition: disposition, version: row.version + 1, updatedAt: ctx.nowIso };
-    await writer(ctx).update(planningDestinations).set(next).where(eq(planningDestinations.id, row.id));
-    await recordAudit(ctx, { projectId, recordType: "destination", recordId: row.id, action: "tested", data: { disposition } });
+    // As it is now: access or the destination may have changed while the message was on its way.
+    const current = await loadDestination(ctx, projectId, destinationId);
+    const next = { ...current, lastTestAt: ctx.nowIso, lastTestDisposition: disposition, version: current.version + 1, updatedAt: ctx.nowIso };
+    await writer(ctx).update(planningDestinations).set(next).where(eq(planningDestinations.id, current.id));
+    await recordAudit(ctx, { projectId, recordType: "destination", recordId: current.id, action: "tested", data: { disposition } });
     return toDestinationDto(next);
   });
 }

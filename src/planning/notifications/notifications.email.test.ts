@@ -13,6 +13,8 @@ import { upsertMember } from "../../platform/tenancy/members.ts";
 import { createMailer } from "../../platform/mail/mailer.ts";
 import { runJob } from "../../jobs/run-job.ts";
 import { remindersJob } from "../../jobs/reminders.job.ts";
+import { eq } from "drizzle-orm";
+import { planningAudit } from "../audit/audit.tables.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -167,4 +169,41 @@ describe("credentials never travel in clear text", () => {
     expect(s.smtp.messages).toHaveLength(1);
     expect(s.smtp.messages[0]).toMatchObject({ to: ["ana@example.org"], secure: true });
   });
+});
+
+describe("a slow relay holds no write lock", () => {
+  test("while a destination test waits 2 s for the relay's greeting, other writes of the partner answer at once; the test records sent, and its key replays", async () => {
+    const s = await setup({ greetingDelayMs: 2000 }, (port) => `smtp://127.0.0.1:${port}?from=reminders@plan.test`);
+    const dest = await s.api.create(`/projects/${s.projectId}/destinations`, { kind: "email", name: "Crew mailbox", target: "crew@lager.test" });
+    const started = performance.now();
+    const testing = s.api.post(`/projects/${s.projectId}/destinations/${dest.id}/test`, {}, { idem: "slow-relay-test" });
+    // The send is under way: the relay accepted the connection and has not greeted yet.
+    while (s.smtp.connections === 0) await Bun.sleep(10);
+    const writes: number[] = [];
+    for (const name of ["Second project", "Third project"]) {
+      const t = performance.now();
+      const made = await s.api.post("/projects", { name, timeZone: "Europe/Berlin" });
+      writes.push(performance.now() - t);
+      expect(made.status).toBe(201);
+    }
+    const t = performance.now();
+    expect((await s.api.post(`/projects/${s.projectId}/destinations`, { kind: "email", name: "Office", target: "office@lager.test" })).status).toBe(201);
+    writes.push(performance.now() - t);
+    for (const ms of writes) expect(ms).toBeLessThan(300);
+    expect(s.smtp.messages).toHaveLength(0);
+
+    const tested = await testing;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ id: dest.id, lastTestDisposition: "sent", lastTestAt: s.clock.now().toISOString(), version: dest.version + 1 });
+    expect(s.smtp.messages.map((m) => m.to)).toEqual([["crew@lager.test"]]);
+    // The same Idempotency-Key replays the first answer without a second message.
+    const replay = await s.api.post(`/projects/${s.projectId}/destinations/${dest.id}/test`, {}, { idem: "slow-relay-test" });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotency-replayed")).toBe("true");
+    expect(replay.body).toEqual(tested.body);
+    expect(s.smtp.messages).toHaveLength(1);
+    const audit = await s.api.read((q) => q.select().from(planningAudit).where(eq(planningAudit.recordId, dest.id)));
+    expect(audit.map((e) => e.action)).toEqual(["created", "tested"]);
+  }, 20_000);
 });

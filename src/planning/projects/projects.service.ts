@@ -87,6 +87,13 @@ export function projectScope(ctx: ScopeCtx, q: Querier, projectIdColumn: Paramet
   return inArray(projectIdColumn, q.select({ id: planningProjectMembers.projectId }).from(planningProjectMembers).where(eq(planningProjectMembers.userId, ctx.actorId)));
 }
 
+/** The ids of the projects the caller sees ("all" for planning_admin and jobs): the live event stream's scope. */
+export async function visibleProjectIds(ctx: ScopeCtx): Promise<ReadonlySet<string> | "all"> {
+  if (seesEveryProject(ctx)) return "all";
+  const rows = await db(ctx).select({ id: planningProjectMembers.projectId }).from(planningProjectMembers).where(eq(planningProjectMembers.userId, ctx.actorId));
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function membersOf(ctx: TenantCtx, projectId: string) {
   const rows = await db(ctx).select().from(planningProjectMembers).where(eq(planningProjectMembers.projectId, projectId)).orderBy(asc(planningProjectMembers.userId));
   return rows.map(toMemberDto);
@@ -189,11 +196,32 @@ export async function updateProject(ctx: RequestCtx, projectId: string, input: z
   });
 }
 
+/**
+ * Whether the caller may reach the canonical event: it exists, and either no project
+ * has linked it yet (a partner-level record until then), or the caller sees one of the
+ * projects linked to it (planning_admin sees every project). An event only projects
+ * hidden from the caller link is answered exactly as a missing one.
+ */
+async function eventReachable(ctx: ScopeCtx, eventId: string): Promise<boolean> {
+  if (!(await eventExists(ctx, eventId))) return false;
+  if (seesEveryProject(ctx)) return true;
+  const q = db(ctx);
+  const linked = await q.select({ id: planningProjects.id }).from(planningProjects).where(eq(planningProjects.eventId, eventId)).limit(1);
+  if (linked.length === 0) return true;
+  const visible = await q
+    .select({ id: planningProjects.id })
+    .from(planningProjects)
+    .where(and(eq(planningProjects.eventId, eventId), projectScope(ctx, q, planningProjects.id)))
+    .limit(1);
+  return visible.length > 0;
+}
+
 /** Links the project to a canonical event, once and permanently. */
 export async function linkProjectEvent(ctx: RequestCtx, projectId: string, input: z.output<typeof LinkEvent>) {
   return withTx(ctx, async (ctx) => {
     const row = await requireProjectAccess(ctx, projectId, "edit");
-    if (!(await eventExists(ctx, input.eventId))) throw invalid("/body/eventId", "unknown event");
+    // An event of projects the caller does not see is refused exactly like a missing one.
+    if (!(await eventReachable(ctx, input.eventId))) throw invalid("/body/eventId", "unknown event");
     assertVersion("project", row, input.expectedVersion);
     if (row.eventId !== null) {
       throw new AppError("state_conflict", `the project is already linked to event ${row.eventId}; a link is permanent`, { extras: { eventId: row.eventId } });

@@ -133,6 +133,14 @@ export interface RouteSpec<
   capability?: Capability | readonly [Capability, ...Capability[]];
   stepUp?: boolean;
   idempotency?: IdempotencyMode;
+  /**
+   * The handler calls an outside service (a mail relay, a messenger API) between write
+   * transactions of its own, so no write lock is held while it waits. With an
+   * Idempotency-Key it then runs outside the key's transaction: the key is checked first,
+   * a twin of the request waits for it (in this process), and the 2xx outcome is stored
+   * in a transaction of its own once the handler is done (runIdempotentOutside).
+   */
+  callsOutside?: true;
   params?: P;
   query?: Q;
   body?: B;

@@ -15,10 +15,10 @@ import { derivePurposeKey } from "../crypto/keys.ts";
 import { decryptValue, encryptValue } from "../crypto/envelope.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors/app-error.ts";
-import { LockTimeoutError } from "../tenancy/write-lock.ts";
+import { KeyedMutex, LockTimeoutError } from "../tenancy/write-lock.ts";
 import type { RequestCtx } from "../http/context.ts";
 import type { TenantCtx } from "../tenancy/tenant-context.ts";
-import { inOwnTx, writer, type Querier, type TxCtx } from "../db/transactions.ts";
+import { db, inOwnTx, writer, type Querier, type TxCtx } from "../db/transactions.ts";
 import { idempotencyKeys } from "./idempotency.tables.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
 import { insertRow, preparedFor } from "../db/prepared.ts";
@@ -118,30 +118,95 @@ function isStored(outcome: Outcome): boolean {
   return outcome.status >= 200 && outcome.status < 300 && outcome.refusal === undefined;
 }
 
+/** What identifies a keyed request: its fingerprint, its key columns and its scope in this process. */
+function keyFacts(ctx: RequestCtx, req: IdempotentRequest) {
+  const fingerprint = createHash("sha256")
+    .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
+    .digest("hex");
+  const keyOf = { userId: ctx.actorId, method: req.method, route: req.template, key: req.key };
+  const scope = `${ctx.partnerId}\u0000${ctx.actorId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
+  return { fingerprint, keyOf, scope };
+}
+
+/** The stored outcome of the key, or undefined; 409 idempotency_key_reuse when it was used with another request. */
+async function storedOutcome(ctx: TenantCtx, q: Querier, keyOf: ReturnType<typeof keyFacts>["keyOf"], fingerprint: string): Promise<StoredOutcome | undefined> {
+  const existing = (await findKey(q).all(keyOf))[0];
+  if (!existing) return undefined;
+  if (existing.fingerprint !== fingerprint) throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
+  return { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) };
+}
+
+/** Keyed requests of routes that call outside services, serialised per key scope in this process. */
+const outsideKeys = new KeyedMutex();
+
+/**
+ * For a route that calls an outside service between transactions of its own
+ * (define-route `callsOutside`): `run` gets the request's context without a
+ * transaction, so no write lock is held while the outside service answers. The key
+ * is checked first (a replay or 409 idempotency_key_reuse as usual); a twin of the
+ * request waits for this one (in this process; past the write-lock timeout it is 409
+ * idempotency_in_progress) and then replays it. A 2xx outcome is stored in a
+ * transaction of its own afterwards; when another instance stored the key meanwhile,
+ * the first stored outcome stays.
+ */
+export async function runIdempotentOutside<T extends Outcome>(
+  ctx: RequestCtx,
+  req: IdempotentRequest,
+  run: (ctx: RequestCtx) => Promise<T>,
+): Promise<{ result: T; replayed: false } | { result: StoredOutcome; replayed: true }> {
+  if (ctx.tx) throw new Error("runIdempotentOutside: the context already holds a transaction");
+  const { fingerprint, keyOf, scope } = keyFacts(ctx, req);
+  const waitMs = ctx.deps.config.writeLockTimeoutMs;
+  let turn = false;
+  try {
+    return await outsideKeys.run(
+      scope,
+      async () => {
+        turn = true;
+        const stored = await storedOutcome(ctx, db(ctx), keyOf, fingerprint);
+        if (stored) return { replayed: true as const, result: stored };
+        const result = await run(ctx);
+        if (isStored(result)) {
+          await inOwnTx(ctx, async (ctx) => {
+            const tx = writer(ctx);
+            if ((await findKey(tx).all(keyOf))[0]) return;
+            await insertRow(tx, idempotencyKeys, {
+              ...keyOf,
+              fingerprint,
+              status: result.status,
+              ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
+              createdAt: ctx.nowIso,
+            });
+          });
+        }
+        return { replayed: false as const, result };
+      },
+      waitMs,
+    );
+  } catch (err) {
+    // Still waiting for the twin (not a lock timeout of the handler's own transactions).
+    if (err instanceof LockTimeoutError && !turn) {
+      throw new AppError("idempotency_in_progress", "a request with this Idempotency-Key is still in progress; retry later for its outcome");
+    }
+    throw err;
+  }
+}
+
 /** Runs `run` once per (user, method, route, key) in the key's own write transaction; a replay returns the stored outcome. */
 export async function runIdempotent<T extends Outcome>(
   ctx: RequestCtx,
   req: IdempotentRequest,
   run: (txCtx: TxCtx<RequestCtx>) => Promise<T>,
 ): Promise<{ result: T; replayed: false } | { result: StoredOutcome; replayed: true }> {
-  const fingerprint = createHash("sha256")
-    .update(canonicalJson({ path: req.path, query: req.query, body: req.body ?? null }))
-    .digest("hex");
-  const keyOf = { userId: ctx.actorId, method: req.method, route: req.template, key: req.key };
-  const scope = `${ctx.partnerId}\u0000${ctx.actorId}\u0000${req.method}\u0000${req.template}\u0000${req.key}`;
+  const { fingerprint, keyOf, scope } = keyFacts(ctx, req);
   // A duplicate is a request whose twin was already running when it arrived.
   const duplicate = inFlight.has(scope);
   inFlight.set(scope, (inFlight.get(scope) ?? 0) + 1);
   try {
     return await inOwnTx(ctx, async (ctx) => {
       const tx = writer(ctx);
-      const existing = (await findKey(tx).all(keyOf))[0];
-      if (existing) {
-        if (existing.fingerprint !== fingerprint) {
-          throw new AppError("idempotency_key_reuse", "this Idempotency-Key was used with a different request");
-        }
-        return { replayed: true as const, result: { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) } };
-      }
+      const stored = await storedOutcome(ctx, tx, keyOf, fingerprint);
+      if (stored) return { replayed: true as const, result: stored };
       const result = await run(ctx);
       if (isStored(result)) {
         await insertRow(tx, idempotencyKeys, {
@@ -164,6 +229,12 @@ export async function runIdempotent<T extends Outcome>(
     if (left > 0) inFlight.set(scope, left);
     else inFlight.delete(scope);
   }
+}
+
+/** When purgeIdempotencyKeys next has a key to remove (the oldest key's end of retention), or null (no keys): the housekeeping job's probe. */
+export async function idempotencyPurgeDueAt(ctx: TenantCtx): Promise<string | null> {
+  const oldest = (await db(ctx).select({ at: idempotencyKeys.createdAt }).from(idempotencyKeys).orderBy(idempotencyKeys.createdAt).limit(1))[0]?.at;
+  return oldest === undefined ? null : new Date(Date.parse(oldest) + IDEMPOTENCY_RETENTION_MS).toISOString();
 }
 
 /** Removes key records past retention; returns how many. */

@@ -60,7 +60,7 @@ export const ProblemResponses: Record<number, ReturnType<typeof problem>> = {
   500: problem("internal_error"),
   503: problem(
     "A dependency failed; never a 500, always with Retry-After. " +
-      "partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, " +
+      "partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, " +
       "a local file missing, locked, corrupt or unreadable); " +
       "service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry " +
       "is unavailable, or the content store is (an upload then stored nothing and wrote no record). " +

@@ -9,7 +9,7 @@ export const linkProjectEvent = defineRoute({
   operationId: "linkProjectEvent",
   summary: "Link the project to its canonical event, once",
   description:
-    "The link is permanent: a project already linked (to this or another event) is 409 state_conflict. An unknown event is 400 at `/body/eventId`. The project's state does not change.",
+    "The link is permanent: a project already linked (to this or another event) is 409 state_conflict. An unknown event is 400 at `/body/eventId`, and so is an event reachable only through projects the caller does not see (an event some project has linked belongs to those projects; one no project has linked yet is partner-level; planning_admin sees every project). The project's state does not change.",
   tags: ["Projects"],
   auth: "session",
   capability: "planning_edit",

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { AnyRoute, RouteInput, Staged } from "../define-route.ts";
 import type { RequestCtx } from "../context.ts";
-import { runIdempotent } from "../../idempotency/idempotency.ts";
+import { runIdempotent, runIdempotentOutside } from "../../idempotency/idempotency.ts";
 import type { RawQuery } from "./input.ts";
 import { render } from "./render.ts";
 
@@ -23,12 +23,12 @@ export async function runKeyed(
   staged: Staged<unknown> | undefined,
 ): Promise<Response> {
   let outcome;
+  const req = { key, method: route.method.toUpperCase(), template: ctx.route, path: c.req.path, query: rawQuery, body: staged ? staged.fingerprint : input.body };
   try {
-    outcome = await runIdempotent(
-      ctx,
-      { key, method: route.method.toUpperCase(), template: ctx.route, path: c.req.path, query: rawQuery, body: staged ? staged.fingerprint : input.body },
-      (txCtx) => route.handler(txCtx, input, c),
-    );
+    // A route that calls an outside service opens its own transactions around the call (define-route `callsOutside`).
+    outcome = route.callsOutside
+      ? await runIdempotentOutside(ctx, req, (ctx) => route.handler(ctx, input, c))
+      : await runIdempotent(ctx, req, (txCtx) => route.handler(txCtx, input, c));
   } catch (err) {
     await staged?.discard();
     throw err;
