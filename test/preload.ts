@@ -6,6 +6,10 @@ process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
 import { checkTransactionUse } from "../src/platform/db/transactions.ts";
 checkTransactionUse();
 
+// A list served by kept statements must build the very same SQL (src/platform/paging/paging.ts).
+import { checkKeptLists } from "../src/platform/paging/paging.ts";
+checkKeptLists();
+
 // An env its test file never closed is closed (and so scanned for secrets at rest) after the last file.
 import { afterAll } from "bun:test";
 import { closeUnclosedEnvs } from "./secret-scan.ts";

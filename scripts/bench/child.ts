@@ -8,9 +8,9 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-export async function startServer(mode: "app" | "hello" | "raw" | "bun", config: Record<string, string>, userId: string): Promise<ServerChild> {
+export async function startServer(mode: "app" | "ref", config: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ServerChild> {
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "server.ts")], {
-    env: { ...process.env, BENCH_MODE: mode, BENCH_CONFIG: JSON.stringify(config), BENCH_USER: userId },
+    env: { ...process.env, ...extraEnv, BENCH_MODE: mode, BENCH_CONFIG: JSON.stringify(config) },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -39,15 +39,14 @@ export async function seedEpcisEvents(deps: Deps, partnerId: string, userId: str
     }
     const rest = events - ITEMS;
     const step = Math.floor((DAY_MS - 60_000) / Math.max(1, rest));
-    for (let done = 0; done < rest; ) {
-      const batch = Math.min(1000, rest - done);
+    // One transaction per movement: a transaction's context is frozen, so its time is the one set before it.
+    for (let done = 0; done < rest; done++) {
+      setCtxTime(ctx, new Date(start + ITEMS + done * step));
+      const n = done;
       await withTx(ctx, async (ctx) => {
-        for (let i = 0; i < batch; i++, done++) {
-          setCtxTime(ctx, new Date(start + ITEMS + done * step));
-          await recordMovement(ctx, { itemId: items[done % ITEMS]!, kind: "tagged", bizLocationId: loc, data: { n: done } });
-        }
+        await recordMovement(ctx, { itemId: items[n % ITEMS]!, kind: "tagged", bizLocationId: loc, data: { n } });
       });
-      await breathe();
+      if (done % 1000 === 999) await breathe();
     }
   });
   return { from: new Date(start - 1000).toISOString(), to: new Date(end + 1000).toISOString() };

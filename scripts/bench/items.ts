@@ -18,13 +18,13 @@ export const createAssetRoute = () => findRoute("post", "/assets");
 const createLocationRoute = () => findRoute("post", "/locations");
 
 /** The POST /assets body the benchmark sends (and the raw route inserts). */
-export function assetBody(locationId: string, n: string): Record<string, unknown> {
+export function assetBody(locationId: string, n: string, condition: "new" | "good" = "good"): Record<string, unknown> {
   return {
     name: `Bench drill ${n}`,
     ownership: "owned",
     tracking: "serialised",
     serialNumber: `SN-${n}`,
-    condition: "good",
+    condition,
     qualityStatus: "released",
     locationId,
   };
@@ -59,8 +59,8 @@ async function createLocation(ctx: RequestCtx): Promise<string> {
 
 export type ItemsSetup = { ok: true; locations: Map<string, string> } | { ok: false; reason: string };
 
-/** Creates a location in each partner and `count` items in `listPartner`; explains when it cannot. */
-export async function seedItems(deps: Deps, partners: string[], listPartner: string, userId: string, count: number): Promise<ItemsSetup> {
+/** Creates a location in each partner and `count` items in `listPartner` (every `newEvery`-th in condition new); explains when it cannot. */
+export async function seedItems(deps: Deps, partners: string[], listPartner: string, userId: string, count: number, newEvery = 5): Promise<ItemsSetup> {
   const create = createAssetRoute();
   if (!create) return { ok: false, reason: "route not implemented (POST /api/assets/assets)" };
   const locations = new Map<string, string>();
@@ -73,7 +73,7 @@ export async function seedItems(deps: Deps, partners: string[], listPartner: str
       const loc = locations.get(listPartner)!;
       for (let i = 0; i < count; i++) {
         setCtxTime(ctx, new Date(start + i));
-        await callHandler(create, ctx, assetBody(loc, `seed-${i}`));
+        await callHandler(create, ctx, assetBody(loc, `seed-${i}`, i % newEvery === 0 ? "new" : "good"));
         if (i % 500 === 499) await breathe();
       }
     });

@@ -1,20 +1,30 @@
 // The benchmark's markdown report, and its copy between the README markers.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, platform, arch, release } from "node:os";
-import type { LoadResult } from "./load.ts";
+
+/** Medians over the rounds of one side of a scenario. */
+export interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Answers other than 2xx/3xx plus socket errors, over every round. */
+  bad: number;
+  /** req/s of each round. */
+  runs: number[];
+}
 
 export interface Row {
   label: string;
-  result?: LoadResult;
-  /** Why there is no result. */
-  skipped?: string;
-  /** Throughput over the bare bun:sqlite route doing the same SQL work. */
-  vsBun?: number;
-  /** Throughput over the bare @libsql/client route doing the same SQL work. */
-  vsRaw?: number;
-  vsHello?: number;
-  /** Share of all CPUs other processes used during the measurement (0–1). */
+  referenceLabel: string;
+  connections: number;
+  service?: Sample;
+  reference?: Sample;
+  /** service req/s ÷ reference req/s. */
+  ratio?: number;
+  /** Largest share of all CPUs other processes used during a run (0–1). */
   foreign?: number;
+  /** Why there is no measurement. */
+  skipped?: string;
 }
 
 export interface MemorySample {
@@ -25,59 +35,68 @@ export interface MemorySample {
   openFds: number;
 }
 
-export interface ReportInput {
-  date: Date;
-  connections: number;
-  duration: number;
-  warmup: number;
-  rows: Row[];
-  notes: string[];
-  memory?: { samples: MemorySample[]; verdict: string; partners: number; cacheSize: number };
-  seconds: number;
-  /** Share of all CPUs other processes kept busy just before the run (0–1). */
-  busyBefore: number;
-  /** The same, just after the servers stopped. */
-  busyAfter: number;
-  /** Further report lines (one-shot scenarios such as the CSV import), after the memory table. */
-  extra?: string[];
+export interface LargeTable {
+  title: string;
+  head: string[];
+  rows: string[][];
 }
 
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
-const ratio = (n?: number) => (n === undefined || !Number.isFinite(n) ? "—" : n.toFixed(2));
+export interface ReportInput {
+  date: Date;
+  machine: string;
+  rows: Row[];
+  large: LargeTable[];
+  memory?: { samples: MemorySample[]; verdict: string; partners: number; cacheSize: number };
+  /** Further report lines (the CSV import's table). */
+  extra?: string[];
+  notes: string[];
+  seconds: number;
+  /** Share of all CPUs other work kept busy just before and just after the run (0–1). */
+  busyBefore: number;
+  busyAfter: number;
+}
 
+const fmt = (x: number, digits = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
+
+/** CPU model, cores, RAM, kernel and Bun version. */
 export function machine(): string {
   const cpu = cpus();
   const model = cpu[0]?.model.trim() ?? "unknown CPU";
   return `${cpu.length} × ${model}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${platform()} ${release()} ${arch()}, Bun ${Bun.version}`;
 }
 
+function table(t: LargeTable): string[] {
+  return ["", `${t.title}:`, "", `| ${t.head.join(" | ")} |`, `|${t.head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...t.rows.map((r) => `| ${r.join(" | ")} |`)];
+}
+
 export function renderReport(r: ReportInput): string {
   const out: string[] = [];
   out.push(
-    `Measured ${r.date.toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine()} ` +
+    `Measured ${r.date.toISOString().slice(0, 16).replace("T", " ")} UTC on ${r.machine} ` +
       `(other work kept the CPUs ${Math.round(r.busyBefore * 100)} % busy just before the run, ${Math.round(r.busyAfter * 100)} % just after); ` +
-      `autocannon, ${r.connections} connections, ${r.duration} s per scenario${r.warmup > 0 ? ` after a ${r.warmup} s warm-up` : ""}, ` +
-      `server and load generator in separate processes on loopback; whole run ${Math.round(r.seconds)} s.`,
+      `wrk from outside, service and reference in separate processes on loopback; whole run ${Math.round(r.seconds)} s.`,
   );
   out.push("");
-  out.push("| Scenario | Req/s | p50 ms | p99 ms | non-2xx | vs bare bun:sqlite | vs bare libSQL | vs hello world | CPU used by others |");
-  out.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  out.push("| Scenario | Connections | Service req/s | p50 ms | p99 ms | Reference | Reference req/s | p50 ms | p99 ms | Ratio | CPU used by others |");
+  out.push("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
   for (const row of r.rows) {
-    if (!row.result) {
-      out.push(`| ${row.label} | skipped: ${row.skipped ?? "not run"} | | | | | | | |`);
+    if (!row.service || !row.reference) {
+      out.push(`| ${row.label} | ${row.connections} | not measured: ${row.skipped ?? "not run"} | | | ${row.referenceLabel} | | | | | |`);
       continue;
     }
-    const x = row.result;
-    const non2xx = x.non2xx + x.errors > 0 ? `**${fmt(x.non2xx + x.errors)}**` : "0";
-    const others = row.foreign === undefined ? "—" : `${Math.round(row.foreign * 100)} %`;
-    out.push(`| ${row.label} | ${fmt(x.rps)} | ${fmt(x.p50, 2)} | ${fmt(x.p99, 2)} | ${non2xx} | ${ratio(row.vsBun)} | ${ratio(row.vsRaw)} | ${ratio(row.vsHello)} | ${others} |`);
+    const a = row.service;
+    const b = row.reference;
+    const bad = (s: Sample) => (s.bad > 0 ? ` (**${fmt(s.bad)} failed**)` : "");
+    out.push(
+      `| ${row.label} | ${row.connections} | ${fmt(a.rps)}${bad(a)} | ${fmt(a.p50, 2)} | ${fmt(a.p99, 2)} | ${row.referenceLabel} | ${fmt(b.rps)}${bad(b)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ` +
+        `**${fmt(row.ratio ?? Number.NaN, 2)}** | ${row.foreign === undefined ? "—" : `${Math.round(row.foreign * 100)} %`} |`,
+    );
   }
+  for (const t of r.large) out.push(...table(t));
   if (r.memory) {
     const m = r.memory;
     out.push("");
-    out.push(
-      `Tenant churn: \`GET /api/assets/saved-views\` on ${fmt(m.partners)} partners in turn (TENANT_CACHE_SIZE ${m.cacheSize}); server RSS after a full GC:`,
-    );
+    out.push(`Memory across partners: \`GET /api/assets/saved-views\` on ${fmt(m.partners)} partners in turn (TENANT_CACHE_SIZE ${m.cacheSize}); server RSS after a full GC:`);
     out.push("");
     out.push(`| Requests | ${m.samples.map((s) => fmt(s.requests)).join(" | ")} |`);
     out.push(`|---|${m.samples.map(() => "---:").join("|")}|`);

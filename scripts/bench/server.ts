@@ -1,16 +1,15 @@
-// A server under test, run by scripts/bench.ts as a child process so the load
-// generator never shares its event loop. BENCH_MODE picks it:
-//   app    the real app (createApp) plus GET /__bench/memory (bench-only, never in the app)
-//   hello  a bare Bun.serve hello world
-//   raw    bare Bun.serve routes doing the API's SQL work through @libsql/client (raw.ts)
-//   bun    the same routes through bun:sqlite
-// BENCH_CONFIG is the JSON environment given to loadConfig; BENCH_USER the raw
-// routes' user. Prints "READY <port>" once listening; SIGTERM closes cleanly.
+// A server under test, run by scripts/bench.ts as a child process (started once,
+// measured in turns with its counterpart). BENCH_MODE picks it:
+//   app  the real app (createApp) plus GET /__bench/memory (bench-only, never in the app)
+//   ref  the honest references (./reference.ts) built from the specs in the JSON
+//        file BENCH_SPECS, plus the bare hello world at /hello
+// BENCH_CONFIG is the JSON environment given to loadConfig. Prints "READY <port>"
+// once listening; SIGTERM closes cleanly.
+import { readFileSync, readdirSync } from "node:fs";
 import { loadConfig } from "../../src/env.ts";
 import { createDeps } from "../../src/deps.ts";
 import { createApp } from "../../src/app.ts";
-import { rawRoutes } from "./raw.ts";
-import { readdirSync } from "node:fs";
+import { createReference, type ReferenceSpecs } from "./reference.ts";
 
 /** Open file descriptors of this process (Linux), or -1 where /proc is missing. */
 function openFds(): number {
@@ -27,31 +26,29 @@ const listen = { port: 0, hostname: "127.0.0.1" } as const;
 
 let server: ReturnType<typeof Bun.serve>;
 let close: () => void | Promise<void> = () => {};
+const memory = (openTenants: () => number) => () => {
+  Bun.gc(true);
+  const m = process.memoryUsage();
+  return Response.json({ rss: m.rss, heapUsed: m.heapUsed, openTenants: openTenants(), openFds: openFds() });
+};
 
-if (mode === "hello") {
-  server = Bun.serve({ ...listen, fetch: () => new Response("Hello, world!") });
-} else if (mode === "app") {
+if (mode === "app") {
   const deps = await createDeps(config);
   const app = createApp(deps);
   server = Bun.serve({
     ...listen,
-    routes: {
-      "/__bench/memory": () => {
-        Bun.gc(true);
-        const m = process.memoryUsage();
-        return Response.json({ rss: m.rss, heapUsed: m.heapUsed, openTenants: deps.tenancy.openCount, openFds: openFds() });
-      },
-    },
+    routes: { "/__bench/memory": memory(() => deps.tenancy.openCount) },
     fetch: (req) => app.fetch(req),
   });
   close = () => deps.tenancy.close();
-} else if (mode === "raw" || mode === "bun") {
+} else if (mode === "ref") {
+  const specs = JSON.parse(readFileSync(process.env.BENCH_SPECS ?? "", "utf8")) as ReferenceSpecs;
   const urlFor = (partnerId: string) => config.tenantDbUrlTemplate.replaceAll("{partnerId}", partnerId);
-  const raw = rawRoutes(urlFor, process.env.BENCH_USER ?? "bench-user", mode === "bun" ? "bun" : "libsql");
-  server = Bun.serve({ ...listen, routes: raw.routes, fetch: () => new Response("not found", { status: 404 }) });
-  close = raw.close;
+  const ref = createReference(specs, urlFor);
+  server = Bun.serve({ ...listen, routes: { ...ref.routes, "/__bench/memory": memory(() => 0) }, fetch: () => new Response("not found", { status: 404 }) });
+  close = () => ref.close();
 } else {
-  throw new Error(`BENCH_MODE must be app, hello, raw or bun, not ${JSON.stringify(mode)}`);
+  throw new Error(`BENCH_MODE must be app or ref, not ${JSON.stringify(mode)}`);
 }
 
 process.on("SIGTERM", () => {

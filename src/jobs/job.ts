@@ -38,10 +38,38 @@ interface JobBase {
   leaseSeconds?: number;
 }
 
+/**
+ * When a partner's work for a job is due, as the job's probe answers it (an ISO time): at or
+ * before the run's `now`, work is due now; later, nothing is due before then unless a write
+ * makes it so; null, only a write can make work due. A probe that cannot bound its next time
+ * answers `nextPass(ctx)`.
+ */
+export type DueAt = string | null;
+
 /** Runs once per partner, under that partner's lease in its own database. */
 export interface PartnerJob extends JobBase {
   perPartner: true;
+  /**
+   * A cheap read-only look at whether the run would do anything (indexed reads on the
+   * reader, no transaction), asked before the lease: when nothing is due the run takes no
+   * lease and writes no job_runs row (outcome `idle`). It may answer "due" when the run then
+   * finds nothing (a wasted run), never "not due" when the run would have done something.
+   * Without it every pass runs the job.
+   */
+  due?(ctx: PartnerJobCtx): Promise<DueAt>;
   run(ctx: PartnerJobCtx): Promise<JobResult>;
+}
+
+/** The probe's answer for "cannot tell how long nothing will be due": ask again at the next pass. */
+export function nextPass(ctx: { now: Date }): string {
+  return new Date(ctx.now.getTime() + 1).toISOString();
+}
+
+/** The earliest of several due times (null: none). */
+export function earliest(...times: Array<string | null | undefined>): DueAt {
+  let min: string | null = null;
+  for (const t of times) if (t != null && (min === null || t < min)) min = t;
+  return min;
 }
 
 /**

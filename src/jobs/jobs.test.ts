@@ -256,8 +256,11 @@ describe("scheduler", () => {
       ["* * * * *", "UTC"], // reminders
     ]);
 
+    // A fresh partner has nothing for housekeeping to remove: its probe says idle, and nothing is recorded.
     await fired[0]!.handler();
-    expect(seen).toContain(`${pid}:succeeded`);
+    expect(seen).toContain(`${pid}:idle`);
+    expect(await runsOf(pid, "housekeeping")).toEqual([]);
+    expect(await inPartner(pid, (tx) => tx.select().from(jobLeases))).toEqual([]);
     await scheduler.stop();
     expect(fired.every((f) => f.stopped)).toBe(true);
   });

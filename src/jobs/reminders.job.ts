@@ -4,7 +4,7 @@
 // SMTP, messengers over their bot APIs, SMS enqueued at the gateway) and queued SMS
 // attempts follow their gateway job. Acting as `system` through the same services
 // the routes use; see src/planning/notifications/README.md.
-import { dispatchDueReminders, drainOutbox, fanOutReminders } from "../planning/notifications/index.ts";
+import { dispatchDueReminders, drainOutbox, fanOutReminders, remindersDueAt } from "../planning/notifications/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 200;
@@ -13,6 +13,7 @@ export const remindersJob: PartnerJob = {
   name: "reminders",
   schedule: "* * * * *",
   perPartner: true,
+  due: remindersDueAt,
   async run(ctx) {
     const fan = await fanOutReminders(ctx);
     let dispatched = 0;

@@ -2,7 +2,7 @@
 // under the minimum and it has no open replenishment task, one is raised for
 // max − stock. Batches of 200 rules, one transaction each, acting as `system`
 // through the same hub service the evaluate route uses (evaluateRule).
-import { evaluateReplenishmentRules } from "../assets/hub/index.ts";
+import { evaluateReplenishmentRules, replenishmentDueAt } from "../assets/hub/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 200;
@@ -11,6 +11,7 @@ export const replenishmentJob: PartnerJob = {
   name: "replenishment",
   schedule: "*/5 * * * *",
   perPartner: true,
+  due: replenishmentDueAt,
   async run(ctx) {
     let evaluated = 0;
     let created = 0;

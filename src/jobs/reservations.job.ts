@@ -2,7 +2,7 @@
 // releasing the item's `reserved` availability; items whose reservation window has
 // started become `reserved`. Batches of 500, one transaction each, acting as `system`
 // through the same custody services requests use.
-import { expireReservations, startReservationWindows } from "../assets/custody/index.ts";
+import { expireReservations, reservationsDueAt, startReservationWindows } from "../assets/custody/index.ts";
 import type { PartnerJob } from "./job.ts";
 
 const BATCH = 500;
@@ -11,6 +11,7 @@ export const reservationsJob: PartnerJob = {
   name: "reservations",
   schedule: "* * * * *",
   perPartner: true,
+  due: reservationsDueAt,
   async run(ctx) {
     let expired = 0;
     for (;;) {

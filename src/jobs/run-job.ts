@@ -14,8 +14,11 @@ import { systemContext } from "../platform/tenancy/tenant-context.ts";
 import type { GlobalJob, JobDefinition, JobResult, PartnerJob } from "./job.ts";
 import { errorFacts } from "../platform/errors/app-error.ts";
 import { unavailableCause } from "../platform/db/unavailable.ts";
+import { IdleMemo } from "./idle-memo.ts";
+import { createJobRegistry } from "./registry.ts";
 
-export type RunStatus = "succeeded" | "failed" | "skipped";
+/** `idle`: the job's probe found nothing due; no lease was taken and no job_runs row written. */
+export type RunStatus = "succeeded" | "failed" | "skipped" | "idle";
 
 export interface JobOutcome {
   job: string;
@@ -34,6 +37,12 @@ export interface RunJobOptions {
   partnerId?: string;
   /** Lease holder id; defaults to this process. Tests pass two to play two instances. */
   holder?: string;
+  /**
+   * The other jobs whose probes to ask, and remember when idle, while a partner is freshly
+   * opened for this one, so a process's first pass opens each idle partner once rather than
+   * once per job (default: every registered job).
+   */
+  siblings?: readonly JobDefinition[];
   signal?: AbortSignal;
 }
 
@@ -92,10 +101,11 @@ export async function runJob(deps: Deps, job: JobDefinition, opts: RunJobOptions
     return [{ job: job.name, partnerId: null, runId: deps.newId(), status: "failed", processed: 0, detail: "could not list partners", startedAt: at, finishedAt: at }];
   }
   const outcomes: JobOutcome[] = [];
+  const siblings = (opts.siblings ?? createJobRegistry().list()).filter((j): j is PartnerJob => j.perPartner && j.due !== undefined && j.name !== job.name);
   // One partner at a time: bounded memory and open handles, whatever the partner count.
   for (const partnerId of partnerIds) {
     if (signal.aborted) break;
-    outcomes.push(await runForPartner(deps, job, partnerId, holder, signal));
+    outcomes.push(await runForPartner(deps, job, partnerId, holder, signal, siblings));
   }
   return outcomes;
 }
@@ -118,21 +128,70 @@ async function runGlobal(deps: Deps, job: GlobalJob, signal: AbortSignal): Promi
   }
 }
 
-async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, holder: string, signal: AbortSignal): Promise<JobOutcome> {
+/** One memo of idle partners per tenancy (i.e. per process and set of partner databases). */
+const idleMemos = new WeakMap<object, IdleMemo>();
+
+/** The idle memo of these deps' partner databases (the bench and tests read its `skipped` count). */
+export function idleMemoOf(deps: Deps): IdleMemo {
+  let memo = idleMemos.get(deps.tenancy);
+  if (!memo) {
+    const tenancy = deps.tenancy;
+    memo = new IdleMemo((partnerId) => tenancy.urlFor(partnerId));
+    idleMemos.set(deps.tenancy, memo);
+  }
+  return memo;
+}
+
+async function runForPartner(deps: Deps, job: PartnerJob, partnerId: string, holder: string, signal: AbortSignal, siblings: readonly PartnerJob[] = []): Promise<JobOutcome> {
   const runId = deps.newId();
   const now = deps.clock.now();
-  const base = { job: job.name, partnerId, runId, startedAt: now.toISOString() };
-  const opened = await openPartner(deps, base);
+  const nowIso = now.toISOString();
+  const base = { job: job.name, partnerId, runId, startedAt: nowIso };
+  const memo = job.due ? idleMemoOf(deps) : undefined;
+  // Idle at the last pass, nothing written since and nothing due by the clock: not even opened.
+  if (memo && deps.tenancy.isKnownPartner(partnerId) && memo.stillIdle(partnerId, job.name, nowIso)) return { ...base, status: "idle", processed: 0, finishedAt: nowIso };
+  // Taken before the probe reads, so a write racing the probe changes it.
+  const stamp = memo?.stampFor(partnerId);
+  const wasOpen = deps.tenancy.acquireOpen(partnerId);
+  const opened = wasOpen ? { handle: wasOpen } : await openPartner(deps, base);
   if ("outcome" in opened) return opened.outcome;
   const { handle } = opened;
   const writeTx = <T>(fn: (tx: Querier) => Promise<T>) => deps.tenancy.writeTx(handle, fn);
   try {
+    if (job.due && memo) {
+      const jobCtx = Object.freeze({ ...systemContext(deps, handle, partnerId, runId, now), job: job.name, runId, log: deps.log, signal });
+      // Opened for this job only: the other jobs' probes are asked now, so their passes need not open it again.
+      if (!wasOpen) {
+        for (const other of siblings) {
+          if (memo.stillIdle(partnerId, other.name, nowIso, { count: false })) continue;
+          const otherDue = await probe(deps, other, Object.freeze({ ...jobCtx, job: other.name }));
+          if (otherDue === null || otherDue > nowIso) memo.remember(partnerId, other.name, stamp, otherDue);
+        }
+      }
+      const dueAt = await probe(deps, job, jobCtx);
+      if (dueAt === null || dueAt > nowIso) {
+        memo.remember(partnerId, job.name, stamp, dueAt);
+        deps.log.debug("job idle", { job: job.name, partnerId, runId });
+        return { ...base, status: "idle", processed: 0, finishedAt: deps.clock.now().toISOString() };
+      }
+      memo.forget(partnerId, job.name);
+    }
     const leaseMs = (job.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     const outcome = await leasedRun({ deps, job, partnerId, holder, signal, runId, now, base, handle, writeTx, leaseMs });
     await record(deps, writeTx, outcome);
     return outcome;
   } finally {
     deps.tenancy.release(handle);
+  }
+}
+
+/** The probe's answer; a probe that fails counts as "due" (the run then meets and records the trouble). */
+async function probe(deps: Deps, job: PartnerJob, ctx: Parameters<NonNullable<PartnerJob["due"]>>[0]): Promise<string | null> {
+  try {
+    return await job.due!(ctx);
+  } catch (err) {
+    deps.log.warn("job probe failed", { job: job.name, partnerId: ctx.partnerId, runId: ctx.runId, ...errorFacts(err) });
+    return ctx.nowIso;
   }
 }
 
@@ -263,12 +322,15 @@ async function takeLease(writeTx: WriteTx, job: string, holder: string, now: Dat
 }
 
 async function record(deps: Deps, writeTx: WriteTx, o: JobOutcome): Promise<void> {
+  // An idle probe writes nothing (and never gets here).
+  if (o.status === "idle") return;
+  const status = o.status;
   try {
     await writeTx((tx) =>
       tx.insert(jobRuns).values({
         id: o.runId,
         job: o.job,
-        status: o.status,
+        status,
         startedAt: o.startedAt,
         finishedAt: o.finishedAt,
         detail: o.detail ?? null,

@@ -7,13 +7,14 @@ import type { Deps } from "../platform/deps.ts";
 
 export async function runScheduledJob(deps: Deps, name: string): Promise<{ job: string; outcomes: JobOutcome[] }> {
   let jobs;
+  const registry = createJobRegistry();
   try {
-    jobs = createJobRegistry().resolve(name);
+    jobs = registry.resolve(name);
   } catch (err) {
     if (err instanceof UnknownJobError) throw invalid("/body/job", err.message);
     throw err;
   }
   const outcomes: JobOutcome[] = [];
-  for (const job of jobs) outcomes.push(...(await runJob(deps, job)));
+  for (const job of jobs) outcomes.push(...(await runJob(deps, job, { siblings: registry.list() })));
   return { job: name, outcomes };
 }

@@ -10,7 +10,10 @@ const JobOutcome = z
     job: z.string(),
     partnerId: z.string().nullable(),
     runId: z.string(),
-    status: z.enum(["succeeded", "failed", "skipped"]),
+    status: z.enum(["succeeded", "failed", "skipped", "idle"]).openapi({
+      description:
+        "`idle`: the job's read-only probe found nothing due for the partner, so no lease was taken and no run recorded (a partner idle at the previous pass and unwritten since is not even opened); `skipped`: another instance holds the partner's lease.",
+    }),
     processed: z.number().int(),
     detail: z.string().optional(),
     startedAt: Timestamp,

@@ -44,7 +44,7 @@ export function startScheduler(deps: Deps, opts: SchedulerOptions = {}): Schedul
         if (stopped) return;
         const p = (async () => {
           try {
-            const outcomes = await runJob(deps, job, { holder: opts.holder, signal: abort.signal });
+            const outcomes = await runJob(deps, job, { holder: opts.holder, signal: abort.signal, siblings: registry.list() });
             opts.onRun?.(outcomes);
           } catch (err) {
             // runJob does not reject; this guards onRun and keeps the process alive regardless.

@@ -168,8 +168,14 @@ describe("capability changes under concurrent reads", () => {
         expect((await put([{ userId: "op", expiresAt: null }])).status).toBe(200);
         let done = false;
         const revoke = put([]).then((r) => ((done = true), r));
+        // Each read is its own turn of the event loop, as requests arriving on sockets are: a
+        // loop of in-process calls that never leaves the microtask queue would starve the
+        // writer, whose batch starts one turn after it queued (group commit).
         const reader = (async () => {
-          while (!done) await cenv.call("GET", "/api/me?partnerId=race", { token: op });
+          while (!done) {
+            await cenv.call("GET", "/api/me?partnerId=race", { token: op });
+            await new Promise((r) => setImmediate(r));
+          }
         })();
         expect((await revoke).status).toBe(200);
         await reader;

@@ -473,7 +473,8 @@ async function runJobs(jobs: JobDefinition[]) {
   for (const job of jobs) {
     const [outcome] = await runJob(env.deps, job, { partnerId: P });
     counts.jobRuns++;
-    expect(outcome!.status, `${job.name} at ${nowIso()}: ${outcome!.detail}`).toBe("succeeded");
+    // idle: its probe found nothing due (no lease, no run record).
+    expect(outcome!.status, `${job.name} at ${nowIso()}: ${outcome!.detail}`).toBeOneOf(["succeeded", "idle"]);
   }
 }
 

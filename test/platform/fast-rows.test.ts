@@ -4,7 +4,7 @@
 import { test, expect, afterAll, beforeAll } from "bun:test";
 import { count, desc, eq, sql } from "drizzle-orm";
 import { createTestEnv } from "../harness.ts";
-import { drizzleMappers, flatMapper } from "../../src/platform/db/fast-rows.ts";
+import { compiledMapper, drizzleMappers, flatMapper } from "../../src/platform/db/fast-rows.ts";
 import { items, movements } from "../../src/assets/kernel/kernel.tables.ts";
 import { savedViews } from "../../src/assets/views/views.tables.ts";
 import { idempotencyKeys } from "../../src/platform/idempotency/idempotency.tables.ts";
@@ -43,9 +43,13 @@ type Prepared = { fields?: Array<{ path: string[] }>; all(): unknown; get(): unk
 
 function bothWays(query: unknown): { fast: unknown; drizzle: unknown; flat: boolean } {
   const prepared = (query as { _prepare(): Prepared })._prepare();
+  const drizzle = drizzleMappers.all.call(prepared as never);
+  // The compiled row builder (a query's first run with many rows, and every run after) maps alike.
+  const compiled = compiledMapper(prepared.fields as never);
+  if (compiled) expect((prepared as unknown as { values(): unknown[][] }).values().map(compiled)).toEqual(drizzle as never);
   return {
     fast: prepared.all(),
-    drizzle: drizzleMappers.all.call(prepared as never),
+    drizzle,
     flat: flatMapper(prepared.fields as never) !== undefined,
   };
 }

@@ -3,11 +3,12 @@
 // conditions that hold now, creates one alert per new fingerprint, reopens a
 // resolved one whose very condition returned, and resolves every unresolved alert
 // whose condition no longer holds. Acknowledging changes the alert only.
-import { and, eq, gte, inArray, isNotNull, lte, notInArray, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNotNull, lte, notInArray, sql } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
@@ -93,6 +94,7 @@ export async function acknowledgeAlert(ctx: RequestCtx, id: string, input: z.out
     assertVersion("alert", row, input.expectedVersion);
     if (row.status !== "open") throw new AppError("state_conflict", `the alert is ${row.status}; only an open alert can be acknowledged`);
     const next = await saveVersion(writer(ctx), alerts, row, { status: "acknowledged", acknowledgedAt: ctx.nowIso, acknowledgedBy: ctx.actorId }, ctx.nowIso);
+    await alertChanged(ctx, next);
     return toAlertDto(next);
   });
 }
@@ -274,13 +276,62 @@ export async function raiseAlert(ctx: TenantCtx, c: AlertCondition): Promise<boo
       target: alerts.fingerprint,
       set: { status: "open", resolvedAt: null, acknowledgedAt: null, acknowledgedBy: null, version: sql`${alerts.version} + 1`, updatedAt: ctx.nowIso },
       setWhere: eq(alerts.status, "resolved"),
-    });
-  return r.rowsAffected > 0;
+    })
+    .returning({ id: alerts.id });
+  for (const { id } of r) await alertChanged(ctx, { id, kind: c.kind, status: "open" });
+  return r.length > 0;
+}
+
+/** The live streams' `alert.changed` event (raised, reopened, acknowledged, resolved), in the change's transaction. */
+async function alertChanged(ctx: TenantCtx, a: { id: string; kind: string; status: string }): Promise<void> {
+  await appendOutboxEvent(ctx, { kind: "alert.changed", aggregateId: a.id, occurredAt: ctx.nowIso, data: { alertId: a.id, kind: a.kind, status: a.status } });
 }
 
 export interface MaterialiseResult {
   raised: number;
   resolved: number;
+}
+
+/**
+ * The alerts job's probe (reads only: the pass's own reads, without its transactions): now
+ * when the pass would raise or resolve an alert; otherwise the next time the conditions can
+ * change by the clock alone (a checkout or audit becoming due soon, a checkout becoming
+ * overdue, a shipment or work order becoming late, the next UTC day for agreements in or
+ * before the horizon), or null when nothing dated can change.
+ */
+export async function alertsDueAt(ctx: TenantCtx): Promise<string | null> {
+  const unresolved = await db(ctx)
+    .select({ fingerprint: alerts.fingerprint })
+    .from(alerts)
+    .where(inArray(alerts.status, ["open", "acknowledged"]));
+  const wanted = new Set((await currentConditions(ctx)).map(fingerprintOf));
+  const have = new Set(unresolved.map((a) => a.fingerprint));
+  for (const fp of wanted) if (!have.has(fp)) return ctx.nowIso;
+  for (const fp of have) if (!wanted.has(fp)) return ctx.nowIso;
+  return nextConditionChange(ctx);
+}
+
+/** The earliest time a condition appears, changes kind or clears by the clock alone (see alertsDueAt). */
+async function nextConditionChange(ctx: TenantCtx): Promise<string | null> {
+  const w = windowOf(ctx);
+  const q = db(ctx);
+  const at = (iso: string | null | undefined, shiftMs: number) => (iso ? new Date(Date.parse(iso) + shiftMs).toISOString() : null);
+  const minOf = async (rows: Promise<Array<{ m: string | null }>>) => (await rows)[0]?.m ?? null;
+  const times: Array<string | null> = [];
+  const openCheckouts = and(eq(checkouts.state, "checked_out"), isNotNull(checkouts.dueAt));
+  times.push(at(await minOf(q.select({ m: sql<string | null>`min(${checkouts.dueAt})` }).from(checkouts).where(and(openCheckouts, gt(checkouts.dueAt, w.soon)))), -DUE_SOON_MS));
+  times.push(at(await minOf(q.select({ m: sql<string | null>`min(${checkouts.dueAt})` }).from(checkouts).where(and(openCheckouts, gte(checkouts.dueAt, w.nowIso)))), 1));
+  const openAudits = and(inArray(audits.status, ["planned", "counting"]), isNotNull(audits.dueAt), gt(audits.dueAt, w.soon));
+  times.push(at(await minOf(q.select({ m: sql<string | null>`min(${audits.dueAt})` }).from(audits).where(openAudits)), -DUE_SOON_MS));
+  const travelling = and(inArray(shipments.status, ["dispatched", "in_transit", "exception"]), isNotNull(shipments.expectedArrivalAt), gte(shipments.expectedArrivalAt, w.nowIso));
+  times.push(at(await minOf(q.select({ m: sql<string | null>`min(${shipments.expectedArrivalAt})` }).from(shipments).where(travelling)), 1));
+  const working = and(inArray(workOrders.status, ["open", "in_progress", "paused"]), isNotNull(workOrders.dueAt), gte(workOrders.dueAt, w.nowIso));
+  times.push(at(await minOf(q.select({ m: sql<string | null>`min(${workOrders.dueAt})` }).from(workOrders).where(working)), 1));
+  // Agreements enter the horizon and leave it by the UTC date: the next day boundary, while any active one has not ended.
+  const dated = await q.select({ id: agreements.id }).from(agreements).where(and(eq(agreements.status, "active"), gte(agreements.endsOn, w.today))).limit(1);
+  if (dated.length > 0) times.push(new Date(Date.parse(`${w.today}T00:00:00.000Z`) + DAY_MS).toISOString());
+  const due = times.filter((t): t is string => t !== null).sort();
+  return due[0] ?? null;
 }
 
 /** One pass of the alerts job: raise what holds, resolve what cleared. Rerunning it changes nothing. */
@@ -314,8 +365,10 @@ export async function materialiseAlerts(ctx: TenantCtx): Promise<MaterialiseResu
         .update(alerts)
         .set({ status: "resolved", resolvedAt: ctx.nowIso, version: sql`${alerts.version} + 1`, updatedAt: ctx.nowIso })
         // Re-checked in the transaction: a concurrent pass may have resolved it already.
-        .where(and(inArray(alerts.id, ids), inArray(alerts.status, ["open", "acknowledged"])));
-      return r.rowsAffected;
+        .where(and(inArray(alerts.id, ids), inArray(alerts.status, ["open", "acknowledged"])))
+        .returning({ id: alerts.id, kind: alerts.kind });
+      for (const a of r) await alertChanged(ctx, { id: a.id, kind: a.kind, status: "resolved" });
+      return r.length;
     });
   }
   return { raised, resolved };

@@ -515,6 +515,34 @@ export async function returnCheckout(ctx: RequestCtx, id: string, input: z.outpu
 }
 
 /**
+ * When the reservations job next has work (its probe, reads only): a started reservation
+ * without its block is due now; otherwise the earliest start of a reservation still ahead,
+ * or end of a reservation still `reserved` (it then expires). Null: no reservation.
+ */
+export async function reservationsDueAt(ctx: TenantCtx): Promise<string | null> {
+  const q = db(ctx);
+  const unblocked = await q
+    .select({ one: sql`1` })
+    .from(checkouts)
+    .where(
+      and(
+        eq(checkouts.state, "reserved"),
+        lte(checkouts.startsAt, ctx.nowIso),
+        or(isNull(checkouts.endsAt), gt(checkouts.endsAt, ctx.nowIso)),
+        notExists(q.select({ one: sql`1` }).from(itemBlocks).where(and(eq(itemBlocks.itemId, checkouts.itemId), eq(itemBlocks.kind, "reserved"), eq(itemBlocks.sourceId, checkouts.id)))),
+      ),
+    )
+    .limit(1);
+  if (unblocked.length > 0) return ctx.nowIso;
+  const [next] = await q
+    .select({ start: sql<string | null>`min(case when ${checkouts.startsAt} > ${ctx.nowIso} then ${checkouts.startsAt} end)`, end: sql<string | null>`min(${checkouts.endsAt})` })
+    .from(checkouts)
+    .where(eq(checkouts.state, "reserved"));
+  const times = [next?.start, next?.end].filter((t): t is string => typeof t === "string").sort();
+  return times[0] ?? null;
+}
+
+/**
  * Items whose reservation window has started become `reserved` (availability
  * describes now; a reservation for next week leaves the item available until then):
  * each started reservation without its block gets one. At most `limit` per call;

@@ -3,7 +3,7 @@
 // history (evidence_events). The bytes only ever reach the content store as
 // AES-256-GCM ciphertext; the envelope needed to read them stays in this partner's database.
 import type { z } from "@hono/zod-openapi";
-import { count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import type { Staged } from "../../platform/http/define-route.ts";
@@ -11,6 +11,7 @@ import { AppError, invalid } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { appendEvent } from "../../platform/db/history.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
 import { stageEncryptedUpload, type StagedUpload } from "../../platform/stored-files/upload.ts";
 import { newScannedFile, openCleanFile, reviewStoredFile, scannedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
@@ -137,6 +138,7 @@ export async function createEvidence(ctx: RequestCtx, staged: StagedEvidence): P
     const row: EvidenceRow = { ...newScannedFile(ctx, staged, classification), targetType, targetId };
     await insertRow(writer(ctx), evidence, row);
     await appendEvent(ctx, evidenceEvents, row.id, "upload", null, { size: row.size, sha256: row.sha256, mediaType: row.declaredType, classification });
+    await evidenceChanged(ctx, row, row.scanState);
     return toEvidenceDto(ctx, row);
   });
 }
@@ -193,15 +195,37 @@ export async function reviewEvidence(ctx: RequestCtx, id: string, input: z.outpu
   return withTx(ctx, async (ctx) => {
     const { row, from, to } = await reviewStoredFile(ctx, EVIDENCE_FILES, await loadVisible(ctx, id), input);
     await appendEvent(ctx, evidenceEvents, id, "review", null, { decision: input.decision, from, to, ...(input.reason ? { reason: input.reason } : {}) });
+    await evidenceChanged(ctx, row, to);
     return toEvidenceDto(ctx, row);
   });
 }
 
 // ---------------------------------------------------------------- scan
 
+/** The scan job's probe (reads only): now when a file waits for its scan (evidence_scan_queue_idx), else null (only an upload adds one). */
+export async function evidenceScanDueAt(ctx: TenantCtx): Promise<string | null> {
+  const waiting = await db(ctx).select({ id: evidence.id }).from(evidence).where(and(eq(evidence.scanState, "pending"), isNull(evidence.scannedAt))).limit(1);
+  return waiting.length > 0 ? ctx.nowIso : null;
+}
+
 /** One batch of the scan queue (pending files not yet scanned), oldest first; returns how many were scanned. */
 export async function scanPendingEvidence(ctx: TenantCtx, limit = 20): Promise<number> {
-  return scanPendingFiles(ctx, EVIDENCE_FILES, limit, (ctx, row, outcome) =>
-    appendEvent(ctx, evidenceEvents, row.id, "scan", null, { outcome: outcome.scanState, ...(outcome.finding ? { finding: outcome.finding } : {}), clamd: ctx.deps.config.clamd !== undefined }),
-  );
+  return scanPendingFiles(ctx, EVIDENCE_FILES, limit, async (ctx, row, outcome) => {
+    await appendEvent(ctx, evidenceEvents, row.id, "scan", null, { outcome: outcome.scanState, ...(outcome.finding ? { finding: outcome.finding } : {}), clamd: ctx.deps.config.clamd !== undefined });
+    const stored = (await writer(ctx).select().from(evidence).where(eq(evidence.id, row.id)))[0];
+    if (stored) await evidenceChanged(ctx, stored, outcome.scanState);
+  });
+}
+
+/**
+ * The live streams' `evidence.changed` event (uploaded, scanned, reviewed), in the change's
+ * transaction. It carries the classification: restricted evidence's events reach only ams_admin.
+ */
+async function evidenceChanged(ctx: TenantCtx, row: Pick<EvidenceRow, "id" | "classification" | "targetType" | "targetId">, scanState: string): Promise<void> {
+  await appendOutboxEvent(ctx, {
+    kind: "evidence.changed",
+    aggregateId: row.id,
+    occurredAt: ctx.nowIso,
+    data: { evidenceId: row.id, classification: row.classification, scanState, targetType: row.targetType, targetId: row.targetId },
+  });
 }

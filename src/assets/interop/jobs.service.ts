@@ -160,6 +160,21 @@ export async function runInteropJob(ctx: TenantCtx, queued: JobRow): Promise<Job
   return row;
 }
 
+/** The export runner's probe (reads only, interop_jobs_state_idx): now when a job is queued, else when the oldest running one becomes stale; null when neither. */
+export async function interopJobsDueAt(ctx: TenantCtx): Promise<string | null> {
+  const queued = await db(ctx).select({ id: interopJobs.id }).from(interopJobs).where(eq(interopJobs.state, "queued")).limit(1);
+  if (queued.length > 0) return ctx.nowIso;
+  const running = await db(ctx).select({ startedAt: interopJobs.startedAt }).from(interopJobs).where(eq(interopJobs.state, "running"));
+  let earliest: string | null = null;
+  for (const r of running) {
+    // A running job without a start time is picked up by no pass (lt on null); it is not work.
+    if (r.startedAt === null) continue;
+    const at = new Date(Date.parse(r.startedAt) + STALE_RUNNING_MS).toISOString();
+    if (earliest === null || at < earliest) earliest = at;
+  }
+  return earliest;
+}
+
 /** One pass of the runner: queued jobs, and jobs left `running` by an interrupted pass, oldest first. */
 export async function runQueuedInteropJobs(ctx: TenantCtx): Promise<{ processed: number; failed: number }> {
   const stale = new Date(ctx.now.getTime() - STALE_RUNNING_MS).toISOString();

@@ -1,9 +1,9 @@
 // The register reads: the exact overview, the owned and loaned lists, and ranked
 // search. Every count is exact and read in one snapshot with what it describes.
-import { and, count, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, type Querier } from "../../platform/db/transactions.ts";
-import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, type BoundFilters, type Page } from "../../platform/paging/paging.ts";
 import { items } from "../kernel/kernel.tables.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { workOrders } from "../maintenance/maintenance.tables.ts";
@@ -14,39 +14,43 @@ import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } fr
 
 export type Ownership = ItemRow["ownership"];
 
-/** Normalised filters (echoed, cursor-bound) and the WHERE clause they make. */
-export function registerFilters(ownership: Ownership, q: RegisterListQuery): { filters: Record<string, unknown>; where: SQL } {
+/**
+ * Normalised filters (echoed, cursor-bound), the WHERE clause they make (built when
+ * needed) and its bound shape: every condition is bound (FilterSet.bind, scope), so the
+ * page and count statements are prepared once per combination of filters and reused.
+ */
+export function registerFilters(ownership: Ownership, q: RegisterListQuery): { filters: Record<string, unknown>; where: () => SQL; bound: BoundFilters } {
   const match = q.q ? ftsMatchQuery(q.q) : null;
-  // With text, the FTS matches drive the plan: unary + keeps SQLite from walking every
-  // item of the ownership through an items_own_* index and probing each against them
-  // (measured on 10,000 items: 0.07 ms instead of 1.2 ms for a count).
-  const ofOwnership = match ? sql`+${items.ownership} = ${ownership}` : eq(items.ownership, ownership);
   const f = new FilterSet()
+    // With text, the FTS matches drive the plan: unary + keeps SQLite from walking every
+    // item of the ownership through an items_own_* index and probing each against them
+    // (measured on 10,000 items: 0.07 ms instead of 1.2 ms for a count).
+    .scope("ownership", ownership, (v) => (match ? sql`+${items.ownership} = ${v}` : eq(items.ownership, v)))
     // Both sides are rowid/primary-key look-ups, so SQLite answers the OR with a multi-index union.
-    .add(
+    .bind(
       "q",
       match,
       (m) => sql`(${items}.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${m})
       OR ${items.id} IN (SELECT item_id FROM identifiers WHERE rowid IN (SELECT rowid FROM identifiers_fts WHERE identifiers_fts MATCH ${m})))`,
       q.q,
     )
-    .add("lifecycle", q.lifecycle, (v) => inArray(items.lifecycle, v))
-    .add("condition", q.condition, (v) => inArray(items.condition, v))
-    .add("qualityStatus", q.qualityStatus, (v) => inArray(items.qualityStatus, v))
-    .add("availability", q.availability, (v) => inArray(items.availability, v))
-    .add("categoryId", q.categoryId, (v) => eq(items.categoryId, v))
+    .bind("lifecycle", q.lifecycle, (v) => inArray(items.lifecycle, v))
+    .bind("condition", q.condition, (v) => inArray(items.condition, v))
+    .bind("qualityStatus", q.qualityStatus, (v) => inArray(items.qualityStatus, v))
+    .bind("availability", q.availability, (v) => inArray(items.availability, v))
+    .bind("categoryId", q.categoryId, (v) => eq(items.categoryId, v))
     // The location and its subtree (parent_id index); UNION (not ALL) also ends on a cyclic tree.
-    .add(
+    .bind(
       "locationId",
       q.locationId,
       (v) => sql`${items.locationId} IN (WITH RECURSIVE sub(id) AS (SELECT ${v}
       UNION SELECT l.id FROM locations l JOIN sub ON l.parent_id = sub.id) SELECT id FROM sub)`,
     );
-  return { filters: f.applied, where: f.where(ofOwnership) as SQL };
+  return { filters: f.applied, where: () => f.where() as SQL, bound: f.bound! };
 }
 
 /** Page query of the register (exported for the query-plan test). */
-export function registerPage(q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) {
+export function registerPage(q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number | Placeholder) {
   return q.select().from(items).where(where).orderBy(...orderBy).limit(limit);
 }
 
@@ -57,11 +61,12 @@ export function registerCount(q: Querier, where: SQL | undefined) {
 
 /** GET /owned and GET /loaned: one page, exact total, (updatedAt, id) descending. */
 export async function listRegister(ctx: RequestCtx, ownership: Ownership, q: RegisterListQuery): Promise<Page<ItemDto>> {
-  const { filters, where } = registerFilters(ownership, q);
+  const { filters, where, bound } = registerFilters(ownership, q);
   return paginate(
     ctx,
     {
       filters,
+      bound,
       limit: q.limit,
       cursor: q.cursor,
       orderTs: items.updatedAt,

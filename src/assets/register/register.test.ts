@@ -452,7 +452,7 @@ describe("query plans", () => {
       const handle = await env.deps.tenancy.acquire(P);
       try {
         const q = handle.db.read as unknown as Querier;
-        const { where } = registerFilters("owned", { limit: 50, ...filter } as RegisterListQuery);
+        const where = registerFilters("owned", { limit: 50, ...filter } as RegisterListQuery).where();
         const keyset = sql`(${items.updatedAt}, ${items.id}) < (${START.toISOString()}, ${"z"})`;
         const orderBy = [desc(items.updatedAt), desc(items.id)];
         const page = await plan(handle, registerPage(q, where, orderBy, 51));
@@ -486,7 +486,7 @@ describe("query plans", () => {
     const handle = await env.deps.tenancy.acquire(P);
     try {
       const q = handle.db.read as unknown as Querier;
-      const { where } = registerFilters("owned", { limit: 50 } as RegisterListQuery);
+      const where = registerFilters("owned", { limit: 50 } as RegisterListQuery).where();
       const page = await plan(handle, registerPage(q, where, [desc(items.updatedAt), desc(items.id)], 51));
       expect(page.join("\n")).toContain("items_own_page_idx");
       expect(page.join("\n")).not.toContain("TEMP B-TREE");

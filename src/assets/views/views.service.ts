@@ -212,6 +212,11 @@ export async function deleteDraft(ctx: RequestCtx, workflowKey: string, route: s
   });
 }
 
+/** When purgeExpiredDrafts next has a draft to remove (the earliest expiry), or null (no drafts): the housekeeping job's probe. */
+export async function draftsPurgeDueAt(ctx: TenantCtx): Promise<string | null> {
+  return (await db(ctx).select({ at: drafts.expiresAt }).from(drafts).orderBy(drafts.expiresAt).limit(1))[0]?.at ?? null;
+}
+
 /** Removes drafts past their expiry (reads already hide them; this reclaims the rows); returns how many. */
 export async function purgeExpiredDrafts(ctx: TenantCtx): Promise<number> {
   return withTx(ctx, async (ctx) => (await writer(ctx).delete(drafts).where(lte(drafts.expiresAt, ctx.nowIso))).rowsAffected);

@@ -86,6 +86,40 @@ export async function deliverWebhooks(ctx: TenantCtx, signal?: AbortSignal): Pro
   return { fannedOut, attempted, succeeded, purged, keyConfigured: key !== null };
 }
 
+/**
+ * The delivery job's probe (reads only): now when an enabled endpoint's cursor is behind
+ * the outbox; else the earliest next attempt of an enabled endpoint's head delivery (when
+ * the encryption key is configured: without it nothing is sent) and the earliest end of
+ * retention of a finished delivery; null when none of these exists.
+ */
+export async function webhooksDueAt(ctx: TenantCtx): Promise<string | null> {
+  const q = db(ctx);
+  const endpoints = await q.select({ id: webhookEndpoints.id, cursor: webhookEndpoints.outboxCursor }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true));
+  const times: string[] = [];
+  if (endpoints.length > 0) {
+    const last = Number((await q.select({ seq: sql<number | null>`max("outbox"."rowid")` }).from(outbox))[0]?.seq ?? 0);
+    if (endpoints.some((e) => e.cursor < last)) return ctx.nowIso;
+    if (webhookKeyOrNull(ctx)) {
+      for (const e of endpoints) {
+        const head = (
+          await q
+            .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
+            .from(webhookDeliveries)
+            .where(and(eq(webhookDeliveries.endpointId, e.id), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.outboxSeq)))
+            .orderBy(asc(webhookDeliveries.outboxSeq))
+            .limit(1)
+        )[0];
+        if (head) times.push(head.nextAttemptAt ?? ctx.nowIso);
+      }
+    }
+  }
+  for (const status of ["succeeded", "failed"] as const) {
+    const oldest = (await q.select({ at: webhookDeliveries.updatedAt }).from(webhookDeliveries).where(eq(webhookDeliveries.status, status)).orderBy(asc(webhookDeliveries.updatedAt)).limit(1))[0]?.at;
+    if (oldest) times.push(new Date(Date.parse(oldest) + HISTORY_RETENTION_MS + 1).toISOString());
+  }
+  return times.sort()[0] ?? null;
+}
+
 /** Turns the outbox events after each enabled endpoint's cursor into its deliveries. */
 export async function fanOut(ctx: TenantCtx): Promise<number> {
   const endpoints = await db(ctx).select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true));

@@ -100,6 +100,29 @@ export async function fanOutReminders(ctx: TenantCtx): Promise<FanOutCounts> {
   return counts;
 }
 
+/**
+ * The reminders job's probe (reads only). Now when an attempt is open (to send, or an SMS
+ * job to follow), a delivery is scheduled (the fan-out re-checks it every pass and
+ * dispatches it when due) or a reminder has a send in the fan-out's window; otherwise,
+ * while any reminder of an open project is not terminal, the next pass (sends enter the
+ * window by the clock, and a series is only expanded up to the window); null when there is
+ * no such reminder and no open work.
+ */
+export async function remindersDueAt(ctx: TenantCtx): Promise<string | null> {
+  const q = db(ctx);
+  const open = await q.select({ id: planningNotificationOutbox.id }).from(planningNotificationOutbox).where(inArray(planningNotificationOutbox.state, [...OPEN_ATTEMPT_STATES])).limit(1);
+  if (open.length > 0) return ctx.nowIso;
+  const scheduled = await q.select({ id: planningReminderDeliveries.id }).from(planningReminderDeliveries).where(eq(planningReminderDeliveries.state, "scheduled")).limit(1);
+  if (scheduled.length > 0) return ctx.nowIso;
+  const window: FanOutWindow = {
+    from: new Date(ctx.now.getTime() - LATE_GRACE_MS).toISOString(),
+    until: new Date(ctx.now.getTime() + FANOUT_HORIZON_MS).toISOString(),
+  };
+  const active = (await readReminderSchedule(ctx, window.until)).filter((r) => !r.projectClosed && !r.terminal);
+  if (active.some((r) => sendsIn(r, window).length > 0)) return ctx.nowIso;
+  return active.length > 0 ? new Date(ctx.now.getTime() + 1).toISOString() : null;
+}
+
 /** Send times a pass derives reminders for: after `from` (LATE_GRACE_MS ago), up to `until` (FANOUT_HORIZON_MS ahead). */
 interface FanOutWindow {
   from: string;

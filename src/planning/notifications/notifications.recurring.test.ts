@@ -33,7 +33,8 @@ afterAll(async () => {
 
 const runReminders = async () => {
   const [outcome] = await runJob(env.deps, remindersJob, { partnerId: "acme" });
-  expect(outcome?.status).toBe("succeeded");
+  // idle: its probe found nothing due (no lease, no run record); what the pass did is asserted by the caller.
+  expect(outcome?.status).toBeOneOf(["succeeded", "idle"]);
 };
 const attempts = () => api.read((q) => q.select().from(planningNotificationOutbox).orderBy(asc(planningNotificationOutbox.recordedAt)));
 const deliveries = () => api.read((q) => q.select().from(planningReminderDeliveries).orderBy(asc(planningReminderDeliveries.dueAt)));

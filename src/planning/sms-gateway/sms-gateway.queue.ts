@@ -1,7 +1,8 @@
 // Moves of a queued SMS and the sweeps that enforce time: every state change goes
 // through moveJob, which writes the state timeline and scrubs the ciphertexts once
 // the job can no longer be sent. Callers hold the partner's write transaction.
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { smsGatewayAttempts, smsGatewayBindings, smsGatewayJobs, smsGatewayJobStates, type SmsJobState } from "./sms-gateway.tables.ts";
@@ -125,6 +126,28 @@ export interface SweepCounts {
   unconfirmed: number;
   retriesDue: number;
   expired: number;
+}
+
+/**
+ * The sweep's probe (reads only): the earliest time one of its four rules applies to a
+ * job (an unconfirmed lease's expiry, the end of a send's or a confirmed lease's delivery
+ * window, the end of a retry backoff, a queued job's deadline), or null when no job is in
+ * a state any rule applies to.
+ */
+export async function smsSweepDueAt(ctx: TenantCtx): Promise<string | null> {
+  const q = db(ctx);
+  const times: Array<string | null> = [];
+  const first = async (where: SQL | undefined, column: SQLiteColumn): Promise<string | null> =>
+    (await q.select({ at: sql<string | null>`${column}` }).from(smsGatewayJobs).where(where).orderBy(asc(column)).limit(1))[0]?.at ?? null;
+  times.push(await first(and(eq(smsGatewayJobs.state, "leased"), isNull(smsGatewayJobs.leaseConfirmedAt), isNotNull(smsGatewayJobs.leaseExpiresAt)), smsGatewayJobs.leaseExpiresAt));
+  const sent = await first(and(eq(smsGatewayJobs.state, "sent"), isNotNull(smsGatewayJobs.sentAt)), smsGatewayJobs.sentAt);
+  if (sent !== null) times.push(addSeconds(sent, DELIVERY_WINDOW_SECONDS));
+  const confirmed = await first(and(eq(smsGatewayJobs.state, "leased"), isNotNull(smsGatewayJobs.leaseConfirmedAt)), smsGatewayJobs.leaseConfirmedAt);
+  if (confirmed !== null) times.push(addSeconds(confirmed, DELIVERY_WINDOW_SECONDS));
+  times.push(await first(and(eq(smsGatewayJobs.state, "retry_wait"), isNotNull(smsGatewayJobs.nextAttemptAt)), smsGatewayJobs.nextAttemptAt));
+  times.push(await first(inArray(smsGatewayJobs.state, [...QUEUED_STATES]), smsGatewayJobs.expiresAt));
+  const due = times.filter((t): t is string => t !== null).sort();
+  return due[0] ?? null;
 }
 
 /**

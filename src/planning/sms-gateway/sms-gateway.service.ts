@@ -20,7 +20,7 @@ import {
 } from "./sms-gateway.policy.ts";
 
 export type { SmsJobState, BindingAccepts };
-export { sweepSmsQueue } from "./sms-gateway.queue.ts";
+export { smsSweepDueAt, sweepSmsQueue } from "./sms-gateway.queue.ts";
 
 export interface SmsJobInput {
   projectId: string;

@@ -1,7 +1,8 @@
 // Local database files on Bun's SQLite. Two connections per file: a writer (WAL,
 // synchronous=NORMAL, foreign keys, busy timeout) used only inside transaction()
-// under the caller's write lock, and a query_only reader, so a read never sees
-// uncommitted rows. Statements are prepared once per connection and reused.
+// under the caller's write lock, opened on the first write, and a query_only reader,
+// so a read never sees uncommitted rows. Statements are prepared once per connection
+// and reused.
 //
 // The file's own write lock can be held by another process (a second instance, the
 // CLI, an operator's shell). SQLite's busy handler would wait for it by sleeping the
@@ -49,9 +50,37 @@ const WRITER_PRAGMAS = [
   `PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`,
   "PRAGMA foreign_keys=ON",
 ];
-const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
+// user_version reads the file's header (not its schema): a file that is no database fails at open, as the writer's WAL pragma made it.
+const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1", "PRAGMA user_version"];
+/**
+ * Page size of a database file this process creates (before its first table; an
+ * existing file keeps its own). Measured on a partner (issue 22): every write commits
+ * each page it dirtied to the WAL, one per index touched, so 2 KiB pages cut a
+ * POST /assets transaction's CPU by about a fifth and an empty partner's file by
+ * about half, while a 50-row page of 10,000 items with its counts costs about 10 %
+ * more; 1 KiB pages doubled that read and overflowed the idempotency and outbox rows.
+ */
+export const NEW_FILE_PAGE_SIZE = 2048;
 
 type Param = string | number | bigint | boolean | null | Uint8Array;
+
+/** One statement run on a bun:sqlite connection, as the debug statement log sees it. */
+export interface LoggedStatement {
+  database: DatabaseName;
+  connection: "reader" | "writer";
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * Debug seam for the bench and its reference-honesty test (never set in production):
+ * while set, every statement a cached connection statement runs is reported here
+ * before it runs. `setStatementLog(undefined)` turns it off.
+ */
+let statementLog: ((s: LoggedStatement) => void) | undefined;
+export function setStatementLog(fn: ((s: LoggedStatement) => void) | undefined): void {
+  statementLog = fn;
+}
 
 /** Pauses between attempts at the file's write lock while another process holds it (ms; the last repeats). */
 const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
@@ -87,13 +116,14 @@ class CachedStatement {
     readonly cache: StatementCache,
     readonly sql: string,
   ) {}
-  #live(): Statement {
+  #live(params: Param[]): Statement {
+    if (statementLog) statementLog({ database: this.cache.name, connection: this.cache.connection, sql: this.sql, params });
     return this.stmt ?? this.cache.revive(this);
   }
   // The hot path: try/catch inline rather than a closure per statement.
   run(...params: Param[]) {
     try {
-      const r = this.#live().run(...params);
+      const r = this.#live(params).run(...params);
       return { rowsAffected: r.changes, lastInsertRowid: r.lastInsertRowid };
     } catch (err) {
       throw classifyDriverError(this.cache.name, err);
@@ -101,21 +131,21 @@ class CachedStatement {
   }
   all(...params: Param[]) {
     try {
-      return this.#live().all(...params);
+      return this.#live(params).all(...params);
     } catch (err) {
       throw classifyDriverError(this.cache.name, err);
     }
   }
   get(...params: Param[]) {
     try {
-      return this.#live().get(...params);
+      return this.#live(params).get(...params);
     } catch (err) {
       throw classifyDriverError(this.cache.name, err);
     }
   }
   values(...params: Param[]) {
     try {
-      return this.#live().values(...params);
+      return this.#live(params).values(...params);
     } catch (err) {
       throw classifyDriverError(this.cache.name, err);
     }
@@ -166,6 +196,7 @@ class StatementCache {
   constructor(
     readonly conn: Database,
     readonly name: DatabaseName,
+    readonly connection: "reader" | "writer",
   ) {}
 
   prepare(sql: string): CachedStatement | OneShotStatement {
@@ -215,11 +246,16 @@ function connect(path: string, pragmas: string[], name: DatabaseName): Database 
 
 export class BunSqliteDatabase<S extends Record<string, unknown>> implements SqlDatabase<S> {
   readonly read: Querier<S>;
-  readonly #writer: Database;
+  /**
+   * The writer is opened on the first write (or migration), not with the database: a
+   * partner opened for reads (most requests, a job's "anything due?" probe) pays one
+   * connection, and each connection parses the whole schema (about 1.2 ms of CPU and
+   * 0.4 MB for a partner's 460 tables, indexes and triggers). A new file opens it at once.
+   */
+  #writerSide: { conn: Database; cache: StatementCache; q: Querier<S> } | undefined;
+  readonly #path: string;
   readonly #reader: Database;
-  readonly #writerCache: StatementCache;
   readonly #readerCache: StatementCache;
-  readonly #write: Querier<S>;
   /** Tells this connection's data versions apart from an earlier open of the same file. */
   readonly #epoch = randomBytes(6).toString("base64url");
   readonly #memo = new Map<string, { version: number; value: unknown }>();
@@ -239,36 +275,47 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     readonly schema: S,
     readonly name: DatabaseName,
   ) {
-    const path = localFilePath(url);
+    const path = (this.#path = localFilePath(url));
     const fresh = !existsSync(path);
-    this.#writer = connect(path, WRITER_PRAGMAS, name);
-    // Partner data is readable by the service user only.
-    if (fresh) for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+    if (fresh) {
+      this.#openWriter(true);
+      // Partner data is readable by the service user only.
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+    }
     try {
       this.#reader = connect(path, READER_PRAGMAS, name);
     } catch (err) {
-      this.#writer.close(false);
+      this.#writerSide?.conn.close(false);
       throw err;
     }
-    this.#writerCache = new StatementCache(this.#writer, name);
-    this.#readerCache = new StatementCache(this.#reader, name);
+    this.#readerCache = new StatementCache(this.#reader, name, "reader");
     // Drizzle forces the casts: its bun:sqlite driver takes a Database (the cache stands in for one, statements
     // kept) and is typed sync, while every querier here is used through the async interface both drivers share.
-    this.#write = drizzle(this.#writerCache as unknown as Database, { schema }) as unknown as Querier<S>;
     this.read = drizzle(this.#readerCache as unknown as Database, { schema }) as unknown as Querier<S>;
   }
 
+  #openWriter(fresh = false): { conn: Database; cache: StatementCache; q: Querier<S> } {
+    if (this.#writerSide) return this.#writerSide;
+    if (this.#closed) throw new Error("database closed");
+    const conn = connect(this.#path, fresh ? [`PRAGMA page_size=${NEW_FILE_PAGE_SIZE}`, ...WRITER_PRAGMAS] : WRITER_PRAGMAS, this.name);
+    const cache = new StatementCache(conn, this.name, "writer");
+    // The same cast as the reader's (see the constructor).
+    const q = drizzle(cache as unknown as Database, { schema: this.schema }) as unknown as Querier<S>;
+    return (this.#writerSide = { conn, cache, q });
+  }
+
   async transaction<T>(fn: (tx: Querier<S>) => Promise<T>, opts: { lockWaitUntil?: number } = {}): Promise<T> {
-    const w = this.#writerCache;
+    const writer = this.#openWriter();
+    const w = writer.cache;
     await this.#beginImmediate(opts.lockWaitUntil ?? Date.now() + BUSY_TIMEOUT_MS);
     try {
-      const result = await fn(this.#write);
+      const result = await fn(writer.q);
       w.prepare("COMMIT").run();
       this.#turn = undefined;
       return result;
     } catch (err) {
       // A failed COMMIT leaves the transaction open too; either way nothing is kept.
-      if (this.#writer.inTransaction) {
+      if (writer.conn.inTransaction) {
         try {
           w.prepare("ROLLBACK").run();
         } catch {
@@ -289,7 +336,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
    * everything else (migrations) once it returns.
    */
   async #beginImmediate(until: number): Promise<void> {
-    const w = this.#writerCache;
+    const w = this.#openWriter().cache;
     const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
     w.prepare("PRAGMA busy_timeout=0").run();
     try {
@@ -392,8 +439,9 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     });
   }
 
+  /** Read on the reader: an up-to-date partner is opened without its writer. */
   async appliedMigrationMillis(): Promise<number> {
-    const w = this.#writerCache;
+    const w = this.#readerCache;
     if (w.prepare(HAS_MIGRATIONS_TABLE_SQL).all().length === 0) return 0;
     const row = w.prepare(APPLIED_MIGRATIONS_SQL).get() as { m: number | null } | null;
     return Number(row?.m ?? 0);
@@ -402,7 +450,8 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
   async migrate(set: MigrationSet): Promise<boolean> {
     if ((await this.appliedMigrationMillis()) >= latestMigrationMillis(set)) return false;
     // An uncached Drizzle instance: migration DDL is run once and must not fill the cache.
-    guard(this.name, () => migrate(drizzle(this.#writer), { migrationsFolder: migrationsFolder(set) }));
+    const writer = this.#openWriter().conn;
+    guard(this.name, () => migrate(drizzle(writer), { migrationsFolder: migrationsFolder(set) }));
     return true;
   }
 
@@ -410,7 +459,7 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
     if (this.#closed) return;
     this.#closed = true;
     // close(true) finalizes every statement and releases the file at once.
-    for (const c of [this.#reader, this.#writer]) {
+    for (const c of this.#writerSide ? [this.#reader, this.#writerSide.conn] : [this.#reader]) {
       try {
         c.close(true);
       } catch {

@@ -10,9 +10,10 @@ import type { RequestCtx } from "./context.ts";
  * What a GET's representation depends on besides the database and the caller:
  * `clock` routes (overdue flags, reservation windows, grant expiry) also depend on
  * the current time; their tag changes every UTC minute, so a revalidation can hide
- * a time-driven change for at most a minute.
+ * a time-driven change for at most a minute. `live` routes (event streams) have no
+ * representation to validate: no ETag, never a 304.
  */
-export type Freshness = "data" | "clock";
+export type Freshness = "data" | "clock" | "live";
 
 export const CACHE_CONTROL_PRIVATE = "private, no-cache";
 
@@ -27,11 +28,30 @@ export function entityTag(
   const minute = freshness === "clock" ? Math.floor(ctx.now.getTime() / 60_000) : "";
   // Parsed input has the schema's key order, so equal requests serialise equally.
   const key =
-    `${version}\u0000${ctx.partnerId}\u0000${ctx.actorId}\u0000${ctx.role}\u0000${[...ctx.capabilities].join(",")}\u0000` +
-    `${minute}\u0000${template}\u0000${JSON.stringify(input)}`;
+    `${version}\u0000${ctx.partnerId}\u0000${ctx.actorId}\u0000${ctx.role}\u0000${capabilityList(ctx.capabilities)}\u0000` +
+    `${minute}\u0000${template}\u0000{"params":${JSON.stringify(input.params)},"query":${jsonOfQuery(input.query)}}`;
   // A tag only has to tell this caller's representations of one URL apart: two
   // independent 64-bit hashes make an accidental match practically impossible.
   return `"${hex64(Bun.hash.wyhash(key, 0x9e3779b97f4a7c15n))}${hex64(Bun.hash.wyhash(key, 0xc2b2ae3d27d4eb4fn))}"`;
+}
+
+/** Parsed queries a GET route reuses while their text repeats (frozen objects, see KnownQueries), as JSON. */
+const queryJson = new WeakMap<object, string>();
+
+function jsonOfQuery(query: unknown): string {
+  if (query === null || typeof query !== "object" || !Object.isFrozen(query)) return JSON.stringify(query) ?? "null";
+  let json = queryJson.get(query);
+  if (json === undefined) queryJson.set(query, (json = JSON.stringify(query)));
+  return json;
+}
+
+/** The capability sets of members, memoised between requests (never changed in place), as text. */
+const capabilityLists = new WeakMap<ReadonlySet<string>, string>();
+
+function capabilityList(capabilities: ReadonlySet<string>): string {
+  let list = capabilityLists.get(capabilities);
+  if (list === undefined) capabilityLists.set(capabilities, (list = [...capabilities].join(",")));
+  return list;
 }
 
 /**

@@ -84,13 +84,16 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+const PLAIN_QUERY = /^[\x20-\x24\x26-\x7e]*$/;
+
 /**
  * Checks a raw query string (after `?`): every name and value must percent-decode
  * to UTF-8 (the router keeps undecodable escapes as literal text, so `q=%ED%A0%80`
  * would otherwise search for "%ED%A0%80") and be acceptable text.
  */
 export function assertQueryText(search: string): void {
-  if (search === "") return;
+  // No escape and printable ASCII only: every name and value is acceptable text as it stands.
+  if (PLAIN_QUERY.test(search)) return;
   for (const pair of search.split("&")) {
     if (pair === "") continue;
     const eq = pair.indexOf("=");

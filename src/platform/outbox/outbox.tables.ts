@@ -1,4 +1,4 @@
-import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** Domain events, written in the transaction of the change they describe; delivered later. */
 export const outbox = sqliteTable(
@@ -14,5 +14,6 @@ export const outbox = sqliteTable(
     /** W3C trace id of the request that wrote the event (its valid `traceparent`); deliveries continue that trace. */
     traceId: text("trace_id"),
   },
-  (t) => [index("outbox_pending_idx").on(t.publishedAt, t.createdAt)],
+  // No secondary index: readers walk it by rowid (webhook fan-out, event streams) or look an event up by id.
+  // outbox_pending_idx (published_at, created_at) served no query and cost every write a page (issue 22).
 );

@@ -10,6 +10,7 @@ import { errorFacts } from "../errors/app-error.ts";
 import { isRemoteUrl, localFilePath, type Querier, type SqlDatabase } from "../db/database.ts";
 import { DatabaseUnavailableError, unavailabilityReason } from "../db/unavailable.ts";
 import { DEFAULT_LOCK_TIMEOUT_MS, KeyedMutex } from "./write-lock.ts";
+import { GroupCommit } from "./group-commit.ts";
 import { join } from "node:path";
 
 /**
@@ -59,6 +60,8 @@ export interface TenancyOptions {
   cacheSize: number;
   /** How long a writer waits for the partner's write lock before giving up (default 10 s). */
   lockTimeoutMs?: number;
+  /** How long one call into a libSQL server may take (LIBSQL_REQUEST_TIMEOUT_MS; default 5 s). */
+  requestTimeoutMs?: number;
 }
 
 /** Why a database failed, safe to log: its availability reason, else the driver's code (e.g. SQLITE_NOTADB) or class; never its message (it can carry paths or SQL). */
@@ -71,6 +74,8 @@ function errorCode(err: unknown): string {
 
 export class Tenancy {
   readonly locks = new KeyedMutex();
+  /** Writers queued for one partner share one transaction, each in its own savepoint (group-commit.ts). */
+  readonly #groupCommit = new GroupCommit<TenantSchema>(this.locks);
   #opts: TenancyOptions;
   #registry: SqlDatabase<RegistrySchema> | undefined;
   #cache = new Map<string, TenantHandle>();
@@ -88,7 +93,7 @@ export class Tenancy {
     const url = this.#opts.registryUrl ?? `file:${join(this.#opts.tenantsDir, "_registry.db")}`;
     // A local registry's directory may not exist yet when partner databases are remote.
     if (!isRemoteUrl(url)) mkdirSync(this.#opts.tenantsDir, { recursive: true, mode: 0o700 });
-    const registry = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.registryAuthToken, name: { registry: true } });
+    const registry = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.registryAuthToken, name: { registry: true }, requestTimeoutMs: this.#opts.requestTimeoutMs });
     try {
       // Per process; instances sharing a remote registry are serialised by the server (see LibsqlDatabase.migrate).
       await this.locks.run(REGISTRY_LOCK, () => registry.migrate("registry"));
@@ -128,7 +133,7 @@ export class Tenancy {
   /** Creates (for local files), migrates and registers a partner; idempotent. */
   async provision(partnerId: string, name: string, now: string): Promise<{ id: string; name: string; created: boolean }> {
     if (!PARTNER_ID_RE.test(partnerId)) throw new Error(`invalid partnerId ${JSON.stringify(partnerId)}`);
-    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId }, requestTimeoutMs: this.#opts.requestTimeoutMs });
     try {
       await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -150,7 +155,7 @@ export class Tenancy {
   async migrate(partnerId: string): Promise<boolean> {
     if (!(await this.partnerExists(partnerId))) throw new Error(`unknown partner ${partnerId}`);
     // A direct connection rather than the cache: opening through the cache migrates already.
-    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
+    const db = openDatabase(this.urlFor(partnerId), NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId }, requestTimeoutMs: this.#opts.requestTimeoutMs });
     try {
       return await this.locks.run(partnerId, () => db.migrate("tenant"));
     } finally {
@@ -215,7 +220,7 @@ export class Tenancy {
     }
     let db: TenantDatabase;
     try {
-      db = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId } });
+      db = openDatabase(url, NO_SCHEMA, { authToken: this.#opts.authToken, name: { partnerId }, requestTimeoutMs: this.#opts.requestTimeoutMs });
     } catch (err) {
       throw new PartnerUnavailableError(partnerId, `open failed (${errorCode(err)})`, { cause: err });
     }
@@ -245,14 +250,15 @@ export class Tenancy {
   }
 
   /**
-   * Runs fn in one write transaction under the partner's lock: this process's queue,
+   * Runs fn in a write transaction under the partner's lock: this process's queue,
    * then the database's own lock (another process may hold a local file's); the wait
-   * for both together is bounded by the lock timeout.
+   * for both together is bounded by the lock timeout. Writers queued together share
+   * one transaction, each in its own savepoint and answered after its COMMIT
+   * (group-commit.ts): for each of them it is all or nothing, as its own would be.
    */
   async writeTx<T>(handle: TenantHandle, fn: (tx: TenantTx) => Promise<T>, lockTimeoutMs?: number): Promise<T> {
     const timeout = lockTimeoutMs ?? this.#opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-    const until = Date.now() + timeout;
-    return this.locks.run(handle.partnerId, () => handle.db.transaction(fn, { lockWaitUntil: until }), timeout);
+    return this.#groupCommit.run(handle.partnerId, handle.db, fn, timeout);
   }
 
   /** Registry index of a user's partners (GET /api/me). */

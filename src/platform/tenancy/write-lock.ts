@@ -34,7 +34,12 @@ export class KeyedMutex {
       return await fn();
     } finally {
       release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+      // Forget the chain only once it has settled: a waiter that timed out releases its own
+      // turn, but its tail still waits for the writers before it, so a later writer must
+      // queue behind them (dropping it at once let the next writer run beside the holder).
+      void tail.then(() => {
+        if (this.#tails.get(key) === tail) this.#tails.delete(key);
+      });
     }
   }
 

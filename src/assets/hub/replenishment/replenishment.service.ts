@@ -133,6 +133,21 @@ export async function evaluateReplenishmentRule(ctx: RequestCtx, id: string): Pr
 }
 
 /**
+ * The replenishment job's probe (reads only, the same reads evaluateRule makes): now when
+ * a rule is under its minimum without an open task, else null (stock and tasks change only
+ * by writes, time alone makes nothing due).
+ */
+export async function replenishmentDueAt(ctx: TenantCtx): Promise<string | null> {
+  let after = "";
+  for (;;) {
+    const rules = await db(ctx).select().from(replenishmentRules).where(gt(replenishmentRules.id, after)).orderBy(asc(replenishmentRules.id)).limit(200);
+    for (const rule of rules) if ((await stockOf(ctx, rule)) < rule.min && !(await openTaskOfRule(ctx, rule.id))) return ctx.nowIso;
+    if (rules.length < 200) return null;
+    after = rules.at(-1)!.id;
+  }
+}
+
+/**
  * One batch of the replenishment job: up to `limit` rules after `afterId` (id
  * order), each evaluated by evaluateRule, in one transaction.
  */

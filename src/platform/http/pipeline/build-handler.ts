@@ -20,7 +20,7 @@ import { countRequest } from "./rate-limit.ts";
 import { requireCapability } from "./capability.ts";
 import { requireStepUp } from "./step-up.ts";
 import { idempotencyKeyOf } from "./idempotency-key.ts";
-import { parseInput, queryObject } from "./input.ts";
+import { KnownQueries, parseInput, queryObject } from "./input.ts";
 import { serveConditionally } from "./conditional-get.ts";
 import { runKeyed, runStaged } from "./execute.ts";
 import { render } from "./render.ts";
@@ -37,6 +37,8 @@ interface RoutePlan {
   /** A write that runs under its Idempotency-Key when the request has one. */
   keyed: boolean;
   capabilities: readonly Capability[];
+  /** A GET's queries parsed lately (a partner's session GET), reused by their text. */
+  known: KnownQueries | undefined;
 }
 
 function planOf(route: AnyRoute): RoutePlan {
@@ -50,6 +52,7 @@ function planOf(route: AnyRoute): RoutePlan {
     idempotency: idempotencyMode(route),
     keyed: takesIdempotencyKey(route),
     capabilities: routeCapabilities(route),
+    known: route.method === "get" && scoped && route.auth === "session" ? new KnownQueries() : undefined,
   };
 }
 
@@ -68,7 +71,8 @@ async function servePartner(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
   const now = deps.clock.now();
   const facts = requestFacts(c);
   const claims = await authenticateSession(deps, c, now, facts);
-  const rawQuery = queryObject(c);
+  const known = plan.known?.get(c);
+  const rawQuery = known ? known.raw : queryObject(c);
   const partnerId = partnerIdOf(rawQuery, facts);
   const member = await resolveMember(deps, partnerId, claims.sub, now);
   try {
@@ -76,7 +80,8 @@ async function servePartner(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
     requireCapability(plan.capabilities, member.capabilities);
     if (route.stepUp) requireStepUp(claims, now);
     const key = idempotencyKeyOf(c, plan.idempotency);
-    const input = await parseInput(route, c, plan.query, rawQuery, "refuse");
+    const input = await parseInput(route, c, plan.query, rawQuery, "refuse", known);
+    if (plan.known && !known) plan.known.remember(c, rawQuery, input.query);
     const ctx: RequestCtx = Object.freeze({
       deps,
       requestId,

@@ -9,6 +9,7 @@ import { entityTag, ifNoneMatchHits, ifNoneMatchIsAny, notModified } from "../co
 import { render } from "./render.ts";
 
 export async function serveConditionally(route: AnyRoute, ctx: RequestCtx, input: RouteInput<unknown, unknown, unknown>, c: Context): Promise<Response> {
+  if (route.freshness === "live") return render(c, await route.handler(ctx, input, c));
   const tag = entityTag(ctx, ctx.route, { params: input.params, query: input.query }, route.freshness ?? "data");
   if (tag === undefined) return render(c, await route.handler(ctx, input, c));
   const ifNoneMatch = c.req.header("if-none-match");

@@ -1,0 +1,1 @@
+DROP INDEX `outbox_pending_idx`;
