@@ -53,7 +53,7 @@ export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
     app.use(
       cors({
         origin: deps.config.corsOrigins,
-        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "traceparent"],
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "traceparent", "Last-Event-ID"],
         exposeHeaders: ["API-Version", "X-Request-Id", "Idempotency-Replayed", "Location", "Retry-After", "WWW-Authenticate", "RateLimit", "RateLimit-Policy"],
         allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
         maxAge: 600,

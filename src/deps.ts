@@ -12,6 +12,7 @@ import { RateLimiter } from "./platform/ratelimit/rate-limiter.ts";
 import { createLogger } from "./platform/log.ts";
 import { serviceReadiness } from "./platform/http/readiness.ts";
 import { createMailer } from "./platform/mail/mailer.ts";
+import { EventHub } from "./platform/events/hub.ts";
 
 export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "config">> = {}): Promise<Deps> {
   const tenancy =
@@ -24,6 +25,7 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
       registryAuthToken: config.registryDbAuthToken,
       cacheSize: config.tenantCacheSize,
       lockTimeoutMs: config.writeLockTimeoutMs,
+      requestTimeoutMs: config.libsqlRequestTimeoutMs,
     });
   await tenancy.init();
   const contentStore =
@@ -49,5 +51,6 @@ export async function createDeps(config: Config, overrides: Partial<Omit<Deps, "
     rateLimiter: overrides.rateLimiter ?? new RateLimiter(config.rateLimitPerMinute),
     readiness: overrides.readiness ?? serviceReadiness(config, tenancy, contentStore, { log }),
     mailer: overrides.mailer ?? createMailer(config.smtpUrl),
+    events: overrides.events ?? new EventHub(config.eventStream, tenancy, overrides.clock ?? systemClock, log),
   };
 }

@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   REGISTRY_DB_AUTH_TOKEN: z.string().optional(),
   TENANT_CACHE_SIZE: z.coerce.number().int().min(1).default(200),
   WRITE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  LIBSQL_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
   DASHBOARD_JWT_SECRET: z.string().min(1).optional(),
   DASHBOARD_JWKS_URL: z.string().url().optional(),
   DASHBOARD_JWT_ISSUER: z.string().optional(),
@@ -47,6 +48,10 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  EVENT_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(15_000),
+  EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  EVENT_STREAM_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  EVENT_STREAM_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).default(1_000),
   CONSOLE_OIDC_ISSUER: z.string().optional(),
   CONSOLE_OIDC_CLIENT_ID: z.string().optional(),
   CONSOLE_OIDC_SCOPE: z.string().optional(),
@@ -156,6 +161,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     registryDbAuthToken: env.REGISTRY_DB_AUTH_TOKEN ?? env.TENANT_DB_AUTH_TOKEN,
     tenantCacheSize: env.TENANT_CACHE_SIZE,
     writeLockTimeoutMs: env.WRITE_LOCK_TIMEOUT_MS,
+    libsqlRequestTimeoutMs: env.LIBSQL_REQUEST_TIMEOUT_MS,
     jwt: {
       secret,
       jwksUrl: env.DASHBOARD_JWKS_URL,
@@ -186,6 +192,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicBaseUrl: publicBaseUrlOf(env.PUBLIC_BASE_URL, production, env.PORT),
     logLevel: env.LOG_LEVEL,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    eventStream: {
+      heartbeatMs: env.EVENT_STREAM_HEARTBEAT_MS,
+      pollMs: env.EVENT_STREAM_POLL_MS,
+      maxPerUser: env.EVENT_STREAM_MAX_PER_USER,
+      queueMax: env.EVENT_STREAM_QUEUE_MAX,
+      retryMs: 3_000,
+    },
     consoleOidc: consoleOidcOf(env, production),
   };
 }

@@ -1,5 +1,7 @@
 // env → deps → app → Bun.serve; the in-process scheduler unless JOBS=off; on the
-// first start with no partner, a `demo` partner with an owner and a ready token.
+// first start with no partner, a `demo` partner with an owner and a ready token in
+// development, and in production (no demo, never a token) a line saying how to
+// create the first partner and its owner with the CLI.
 import type { Server } from "bun";
 import { loadConfig, ConfigError, type Config } from "./env.ts";
 import { createDeps, type Deps } from "./deps.ts";
@@ -19,9 +21,13 @@ export interface StartOptions {
   print?: (line: string) => void;
   /** Fakes for tests and the benchmark, as in createDeps. */
   overrides?: Parameters<typeof createDeps>[1];
-  /** Set false to skip the first-run demo partner (the benchmark seeds its own). */
+  /** Set false to skip the first-run demo partner (the benchmark seeds its own). Never in production. */
   demo?: boolean;
 }
+
+/** What a production first start prints instead of provisioning a demo partner. */
+export const FIRST_PARTNER_HINT =
+  'no partner yet: create the first partner and its owner with `npm run tenant -- provision <partnerId> --name "<name>"` and `npm run tenant -- member <partnerId> <userId> --role owner`';
 
 export interface DemoInfo {
   partnerId: string;
@@ -72,11 +78,16 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     const port = server.port ?? config.port;
     const url = `http://localhost:${port}`;
 
-    const demo = opts.demo === false ? undefined : await provisionDemo(deps, url);
+    // The demo partner and its token are a development convenience: production starts empty.
+    const demo = opts.demo === false || config.production ? undefined : await provisionDemo(deps, url);
+    const empty = config.production && (await deps.tenancy.listPartners()).length === 0;
     scheduler = startScheduler(deps);
 
     print(`listening on ${url} (assets: ${url}/api/assets, planning: ${url}/api/planning, docs: ${url}/api/assets/docs)`);
-    if (demo) {
+    if (config.production) {
+      // Never a token in production (callers sign in through the identity provider); an empty registry gets the CLI hint.
+      if (empty) print(FIRST_PARTNER_HINT);
+    } else if (demo) {
       print(`first start: provisioned partner "${demo.partnerId}" with owner "${demo.userId}"`);
       if (demo.token) {
         print(`bearer token (AAL2 passkey, valid 1 h): ${demo.token}`);
@@ -104,6 +115,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
           // elsewhere; for SHUTDOWN_DRAIN_MS the listener still serves (the probe must see that 503).
           deps.readiness.beginShutdown();
           if (config.shutdownDrainMs > 0) await Bun.sleep(config.shutdownDrainMs);
+          // Live event streams never finish by themselves: end them now (clients reconnect elsewhere
+          // with Last-Event-ID), or the graceful stop would wait the full 10 s for them.
+          deps.events.close();
           // Stop accepting; in-flight requests finish, unless they take longer than 10 s.
           let timer: ReturnType<typeof setTimeout> | undefined;
           await Promise.race([

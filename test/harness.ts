@@ -193,6 +193,11 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
         headers["idempotency-key"] = opts.idem ?? `k-${++n}-${Math.random().toString(36).slice(2)}`;
       }
       const res = await app.fetch(new Request(`http://test.local${path}`, { method, headers, body }));
+      // A live event stream never ends by itself: its status and headers, and the client leaves (test/fakes/sse-client.ts reads one).
+      if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        await res.body?.cancel();
+        return { status: res.status, headers: res.headers, body: undefined };
+      }
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -212,6 +217,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
       const roots = places.filter((p) => !places.some((o) => p.startsWith(o + sep)));
       const found = secrets.scan(roots, logLines, "databases open");
       found.push(...secrets.scanResponses("responses"));
+      deps.events.close();
       deps.tenancy.close();
       deps.mailer.close();
       found.push(...secrets.scan(roots, logLines, "databases closed"));

@@ -172,6 +172,12 @@ export class SecretLedger {
     const where = `${method} ${template ?? "(no route)"} → ${res.status}`;
     const headers = [...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
     let copy: { text(): Promise<string> };
+    // A live event stream never ends by itself: a copy read to its end would hold it open (its
+    // events are the outbox's, which the database scan covers); its headers are kept.
+    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      this.#responses.push({ where, operationId, text: headers, body: undefined });
+      return;
+    }
     try {
       copy = res.clone();
     } catch {

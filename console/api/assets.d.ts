@@ -3061,6 +3061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the partner's domain events (server-sent events)
+         * @description The partner's domain events as they commit, for dashboards that would otherwise poll: the contract §10 kinds (the webhook kinds) and the stream-only kinds that say a record changed (items, hub tasks, alerts, workflow cases, policies, audits, evidence). Each caller sees what they may read: workflow cases only their maker and holders of the type's decide capability; restricted evidence only ams_admin. Authenticated like every route, by `Authorization: Bearer`; a browser reads it with `fetch` and a stream reader (`EventSource` cannot send that header). Without `Last-Event-ID` the stream starts now; with it, after that event (events written while the client was away come first, in order). At most EVENT_STREAM_MAX_PER_USER (5) streams of a family per user and partner are open at once (per instance): one more is 429 `rate_limited` with `Retry-After`. While the server stops, a new stream is 503 with `Retry-After`. Access is checked again on every batch of events and every poll tick.
+         */
+        get: operations["streamAssetEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3986,7 +4006,7 @@ export interface components {
              * @default serialised
              * @enum {string}
              */
-            tracking: "serialised" | "quantity";
+            tracking?: "serialised" | "quantity";
             /** @description Required for quantity tracking (1 or more); a serialised item is always 1. */
             quantity?: number;
             serialNumber?: string;
@@ -3994,12 +4014,12 @@ export interface components {
              * @default good
              * @enum {string}
              */
-            condition: "new" | "good" | "fair" | "poor" | "broken";
+            condition?: "new" | "good" | "fair" | "poor" | "broken";
             /**
              * @default released
              * @enum {string}
              */
-            qualityStatus: "released" | "quarantined" | "on_hold" | "rejected";
+            qualityStatus?: "released" | "quarantined" | "on_hold" | "rejected";
             acquisitionCost?: components["schemas"]["Money"];
             /**
              * Format: date
@@ -5600,7 +5620,7 @@ export interface components {
             taskType: "receiving" | "putaway" | "picking" | "packing" | "replenishment" | "quality" | "dock" | "continuity";
             title: string;
             /** @default false */
-            urgent: boolean;
+            urgent?: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -5622,7 +5642,7 @@ export interface components {
              * @description At most 100. An item may appear in one item line only (a repeat is 400).
              * @default []
              */
-            lines: (components["schemas"]["HubTaskItemLineInput"] | components["schemas"]["HubTaskQuantityLineInput"])[];
+            lines?: (components["schemas"]["HubTaskItemLineInput"] | components["schemas"]["HubTaskQuantityLineInput"])[];
         };
         HubTaskItemLineInput: {
             /**
@@ -7479,7 +7499,7 @@ export interface components {
              * @description GS1 Company Prefixes an issued GS1 key (gs1_giai, gs1_sgtin, and GS1 EPCs under rfid_epc) must begin with; empty: any prefix
              * @default []
              */
-            gs1CompanyPrefixes: string[];
+            gs1CompanyPrefixes?: string[];
         };
         CustodyPolicyDocument: {
             /** @description Longest a checkout may run, from its checkout time to its dueAt; a checkout or extension beyond it is 409 policy_violation */
@@ -7502,7 +7522,7 @@ export interface components {
              * @description Per catalogue category: each an active category, named once (400 otherwise)
              * @default []
              */
-            categories: {
+            categories?: {
                 /**
                  * Format: uuid
                  * @description UUIDv7
@@ -8674,7 +8694,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8793,7 +8813,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8912,7 +8932,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9015,7 +9035,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9122,7 +9142,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9236,7 +9256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9349,7 +9369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9458,7 +9478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9582,7 +9602,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9695,7 +9715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9829,7 +9849,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9938,7 +9958,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10052,7 +10072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10153,7 +10173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10276,7 +10296,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10389,7 +10409,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10503,7 +10523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10616,7 +10636,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10740,7 +10760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10851,7 +10871,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10965,7 +10985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11078,7 +11098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11202,7 +11222,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11315,7 +11335,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11429,7 +11449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11542,7 +11562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11666,7 +11686,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11773,7 +11793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11887,7 +11907,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12000,7 +12020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12124,7 +12144,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12238,7 +12258,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12351,7 +12371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12475,7 +12495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12590,7 +12610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12703,7 +12723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12827,7 +12847,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12941,7 +12961,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13065,7 +13085,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13189,7 +13209,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13313,7 +13333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13427,7 +13447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13540,7 +13560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13664,7 +13684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13773,7 +13793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -13887,7 +13907,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14001,7 +14021,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14115,7 +14135,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14239,7 +14259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14352,7 +14372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14476,7 +14496,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14600,7 +14620,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14724,7 +14744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14848,7 +14868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -14957,7 +14977,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15071,7 +15091,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15184,7 +15204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15305,7 +15325,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15426,7 +15446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15552,7 +15572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15673,7 +15693,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15792,7 +15812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -15916,7 +15936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16040,7 +16060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16164,7 +16184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16288,7 +16308,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16412,7 +16432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16525,7 +16545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16649,7 +16669,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16773,7 +16793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -16897,7 +16917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17010,7 +17030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17123,7 +17143,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17249,7 +17269,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17360,7 +17380,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17474,7 +17494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17587,7 +17607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17711,7 +17731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17835,7 +17855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -17959,7 +17979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18080,7 +18100,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18206,7 +18226,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18330,7 +18350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18441,7 +18461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18555,7 +18575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18668,7 +18688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18792,7 +18812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -18916,7 +18936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19040,7 +19060,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19164,7 +19184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19288,7 +19308,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19389,7 +19409,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19490,7 +19510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19601,7 +19621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19715,7 +19735,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19826,7 +19846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -19939,7 +19959,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20060,7 +20080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20173,7 +20193,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20297,7 +20317,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20421,7 +20441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20545,7 +20565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20659,7 +20679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20783,7 +20803,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -20897,7 +20917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21021,7 +21041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21135,7 +21155,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21259,7 +21279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21373,7 +21393,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21497,7 +21517,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21606,7 +21626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21730,7 +21750,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21835,7 +21855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -21949,7 +21969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22073,7 +22093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22197,7 +22217,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22316,7 +22336,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22427,7 +22447,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22541,7 +22561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22654,7 +22674,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22778,7 +22798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22897,7 +22917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -22998,7 +23018,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23113,7 +23133,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23227,7 +23247,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23351,7 +23371,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23475,7 +23495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23599,7 +23619,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23723,7 +23743,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23847,7 +23867,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -23971,7 +23991,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24083,7 +24103,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24183,7 +24203,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24295,7 +24315,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24409,7 +24429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24521,7 +24541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24645,7 +24665,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24757,7 +24777,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24869,7 +24889,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -24981,7 +25001,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25093,7 +25113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25217,7 +25237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25329,7 +25349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25441,7 +25461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25565,7 +25585,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25672,7 +25692,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25786,7 +25806,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -25910,7 +25930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26019,7 +26039,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26133,7 +26153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26247,7 +26267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26360,7 +26380,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26469,7 +26489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26583,7 +26603,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26696,7 +26716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26820,7 +26840,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -26944,7 +26964,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27068,7 +27088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27169,7 +27189,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27278,7 +27298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27392,7 +27412,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27505,7 +27525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27627,7 +27647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27727,7 +27747,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27829,7 +27849,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -27953,7 +27973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -28066,7 +28086,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -28179,7 +28199,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -28293,7 +28313,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -28419,7 +28439,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -28543,7 +28563,97 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamAssetEvents: {
+        parameters: {
+            query: {
+                /** @description Partner whose data the request reads or changes. */
+                partnerId: string;
+            };
+            header?: {
+                /** @description Resume after this event: the `id` of the last event (or `ready`) the client received. Absent: from now. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (open until the client leaves, access ends, the token expires or the server stops) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description validation_failed, invalid_cursor or idempotency_key_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: missing, malformed, badly signed or expired token, or one whose lifetime (exp − iat) exceeds DASHBOARD_JWT_MAX_LIFETIME_SECONDS */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer realm="api"`; when a bearer token was sent and refused, also `error="invalid_token", error_description="…"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description partner_access_denied, capability_denied, step_up_required, maker_cannot_decide or not_holder */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: more than RATE_LIMIT_PER_MINUTE requests in this minute (per user and partner) */
+            429: {
+                headers: {
+                    /** @description seconds until the window resets */
+                    "Retry-After"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

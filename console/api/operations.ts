@@ -377,6 +377,15 @@ export const OPERATIONS = {
       "idempotency": "none",
       "auth": "session"
     },
+    "GET /events/stream": {
+      "operationId": "streamAssetEvents",
+      "capability": [
+        "ams_view"
+      ],
+      "stepUp": false,
+      "idempotency": "none",
+      "auth": "session"
+    },
     "GET /evidence": {
       "operationId": "listEvidence",
       "capability": [
@@ -1619,6 +1628,15 @@ export const OPERATIONS = {
       "stepUp": false,
       "idempotency": "none",
       "auth": "none"
+    },
+    "GET /events/stream": {
+      "operationId": "streamPlanningEvents",
+      "capability": [
+        "planning_view"
+      ],
+      "stepUp": false,
+      "idempotency": "none",
+      "auth": "session"
     },
     "GET /healthz": {
       "operationId": "getHealth",

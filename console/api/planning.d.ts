@@ -150,7 +150,7 @@ export interface paths {
         put?: never;
         /**
          * Link the project to its canonical event, once
-         * @description The link is permanent: a project already linked (to this or another event) is 409 state_conflict. An unknown event is 400 at `/body/eventId`. The project's state does not change.
+         * @description The link is permanent: a project already linked (to this or another event) is 409 state_conflict. An unknown event is 400 at `/body/eventId`, and so is an event reachable only through projects the caller does not see (an event some project has linked belongs to those projects; one no project has linked yet is partner-level; planning_admin sees every project). The project's state does not change.
          */
         post: operations["linkProjectEvent"];
         delete?: never;
@@ -990,7 +990,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test message to a destination
-         * @description Sends one test message through the destination's provider and records the safe disposition (`sent`, `provider_unconfigured`, `provider_failure`, `destination_unavailable`, `rate_limited`) on it. A failed send is still 200: the disposition is the answer.
+         * @description Sends one test message through the destination's provider and records the safe disposition (`sent`, `provider_unconfigured`, `provider_failure`, `destination_unavailable`, `rate_limited`) on it. A failed send is still 200: the disposition is the answer. The message is sent outside the partner's write transaction, so a slow provider delays only this answer; a retry with the same Idempotency-Key waits for the first and replays its answer without sending again.
          */
         post: operations["testDestination"];
         delete?: never;
@@ -1030,7 +1030,7 @@ export interface paths {
         put?: never;
         /**
          * Link, verify, test or unlink one of the caller's channels
-         * @description Acts on the caller's own binding only. messenger_a_dm (Telegram Bot API shape): `link` returns a one-time code (shown once, 15 minutes) and the bot's deep link; the user presses Start in the bot, then `verify` with `code` finds that chat through getUpdates and binds it (ready, new identity version). messenger_b_dm (Discord API shape): `link` with `accountId` opens a DM from the bot and sends the code there; `verify` with that `code` binds the DM. sms: `start` with `phoneNumber` (E.164) and `countryCode` (on the allowlist, else 409 sms_policy_blocked) sends a 6-digit code through the SMS gateway (10 minutes, 5 attempts); `resend` (once a minute, 5 per number, else 429 rate_limited); `verify` with `code`; `consent` grants consent (needs a verified number); `opt-out` withdraws it. Every optional channel: `test` sends a test message (200 with its disposition; a refused DM makes the channel revoked), `unlink`, and `preference` with `reminders` (the explicit project preference fan-out needs). The sms `test` answers the gateway job's real disposition right after enqueueing, `test: { disposition, code }`: `queued` (code null: waiting for a device's lease); `blocked_device_required` (no eligible online device or SIM: code no_active_device, device_offline, sim_roaming, permission_missing, no_active_sim or sim_unverified; an eligible device's heartbeat releases it); `blocked_policy` (country_not_allowed or segment_limit: no eligible device's policy allows it); `suppressed` (duplicate_content: the same text reached this user in the last 24 h); `expired` (job_expired). Messenger tests answer `sent` or the provider's safe failure code, with code null. Relink (a new number or chat), unlink, opt-out and revocation cancel, in the same transaction, the channel's scheduled reminders and open attempts and — for sms — every queued or leased SMS job of the binding, test messages and verification codes included; a device holding one of them gets `proceed: false` at its recheck. Safe 409 codes: channel_identity_mismatch (two chats sent one code), channel_unavailable, sms_verification_required, sms_consent_required, sms_policy_blocked, challenge_expired, provider_failure; a wrong code is 400 at /body/code (counted). An action the channel does not have is 400 at /params/action; `email` has none.
+         * @description Acts on the caller's own binding only. messenger_a_dm (Telegram Bot API shape): `link` returns a one-time code (shown once, 15 minutes) and the bot's deep link; the user presses Start in the bot, then `verify` with `code` finds that chat through getUpdates and binds it (ready, new identity version). messenger_b_dm (Discord API shape): `link` with `accountId` opens a DM from the bot and sends the code there; `verify` with that `code` binds the DM. sms: `start` with `phoneNumber` (E.164) and `countryCode` (on the allowlist, else 409 sms_policy_blocked) sends a 6-digit code through the SMS gateway (10 minutes, 5 attempts); `resend` (once a minute, 5 per number, else 429 rate_limited); `verify` with `code`; `consent` grants consent (needs a verified number); `opt-out` withdraws it. Every optional channel: `test` sends a test message (200 with its disposition; a refused DM makes the channel revoked), `unlink`, and `preference` with `reminders` (the explicit project preference fan-out needs). The sms `test` answers the gateway job's real disposition right after enqueueing, `test: { disposition, code }`: `queued` (code null: waiting for a device's lease); `blocked_device_required` (no eligible online device or SIM: code no_active_device, device_offline, sim_roaming, permission_missing, no_active_sim or sim_unverified; an eligible device's heartbeat releases it); `blocked_policy` (country_not_allowed or segment_limit: no eligible device's policy allows it); `suppressed` (duplicate_content: the same text reached this user in the last 24 h); `expired` (job_expired). Messenger tests answer `sent` or the provider's safe failure code, with code null; the message is sent outside the partner's write transaction (a slow bot API delays only this answer), and a retry with the same Idempotency-Key waits for the first and replays it. Relink (a new number or chat), unlink, opt-out and revocation cancel, in the same transaction, the channel's scheduled reminders and open attempts and — for sms — every queued or leased SMS job of the binding, test messages and verification codes included; a device holding one of them gets `proceed: false` at its recheck. Safe 409 codes: channel_identity_mismatch (two chats sent one code), channel_unavailable, sms_verification_required, sms_consent_required, sms_policy_blocked, challenge_expired, provider_failure; a wrong code is 400 at /body/code (counted). An action the channel does not have is 400 at /params/action; `email` has none.
          */
         post: operations["runMyReminderChannelAction"];
         delete?: never;
@@ -1231,6 +1231,26 @@ export interface paths {
          * @description Across every project the caller sees: open work items assigned to them (`task`), open requirements they own (`requirement`), submitted change sets by someone else when they hold planning_review (`review`), and draft, scheduled or running meetings they attend (`meeting`). Ordered by (updatedAt, id) descending over all kinds together; `kind` filters (comma-separated); `total` is exact.
          */
         get: operations["listMyWork"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the changes of the caller's projects (server-sent events)
+         * @description Every audited change of the plan in the projects the caller is a member of (all projects with planning_admin), as it commits: projects, collection records (work, meetings, requirements, …), dependencies, resource links, change sets, agenda and minutes, canonical records and imports. An event names the record and what happened; read the record for its content. Personal records (reminder channels, calendar feeds) and artifacts are not streamed. Authenticated like every route, by `Authorization: Bearer`; a browser reads it with `fetch` and a stream reader (`EventSource` cannot send that header). Without `Last-Event-ID` the stream starts now; with it, after that event (events written while the client was away come first, in order). At most EVENT_STREAM_MAX_PER_USER (5) streams of a family per user and partner are open at once (per instance): one more is 429 `rate_limited` with `Retry-After`. While the server stops, a new stream is 503 with `Retry-After`. Access is checked again on every batch of events and every poll tick.
+         */
+        get: operations["streamPlanningEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2942,6 +2962,9 @@ export interface components {
             sha256: string;
             /** @enum {string} */
             scanState: "pending" | "clean" | "quarantined" | "failed";
+            /** @description The automatic scan (the `scans` job: magic bytes, and clamd when configured) has run; `clean` waits for it */
+            scanned: boolean;
+            /** @description Why the file was quarantined or failed: a type contradiction at upload, a scanner signature or a scanner error */
             scanFinding: string | null;
             reviewedBy: string | null;
             /** Format: date-time */
@@ -3452,8 +3475,11 @@ export interface components {
             job: string;
             partnerId: string | null;
             runId: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed" | "skipped";
+            /**
+             * @description `idle`: the job's read-only probe found nothing due for the partner, so no lease was taken and no run recorded (a partner idle at the previous pass and unwritten since is not even opened); `skipped`: another instance holds the partner's lease.
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "skipped" | "idle";
             processed: number;
             detail?: string;
             /** Format: date-time */
@@ -3808,7 +3834,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3922,7 +3948,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4035,7 +4061,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4159,7 +4185,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4283,7 +4309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4405,7 +4431,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4529,7 +4555,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4646,7 +4672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4772,7 +4798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4887,7 +4913,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5013,7 +5039,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5130,7 +5156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5256,7 +5282,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5371,7 +5397,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5497,7 +5523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5616,7 +5642,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5742,7 +5768,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5857,7 +5883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5983,7 +6009,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6102,7 +6128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6228,7 +6254,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6343,7 +6369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6469,7 +6495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6588,7 +6614,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6714,7 +6740,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6829,7 +6855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6955,7 +6981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7072,7 +7098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7198,7 +7224,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7313,7 +7339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7439,7 +7465,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7556,7 +7582,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7682,7 +7708,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7797,7 +7823,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7923,7 +7949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8040,7 +8066,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8166,7 +8192,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8281,7 +8307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8407,7 +8433,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8531,7 +8557,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8644,7 +8670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8768,7 +8794,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8883,7 +8909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9002,7 +9028,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9128,7 +9154,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9243,7 +9269,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9369,7 +9395,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9495,7 +9521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9621,7 +9647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9747,7 +9773,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9873,7 +9899,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10001,7 +10027,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10127,7 +10153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10240,7 +10266,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10353,7 +10379,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10462,7 +10488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10526,7 +10552,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10652,7 +10678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10778,7 +10804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10902,7 +10928,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11026,7 +11052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11152,7 +11178,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11265,7 +11291,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11378,7 +11404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11506,7 +11532,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11627,7 +11653,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11740,7 +11766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11853,7 +11879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11979,7 +12005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12051,7 +12077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12136,7 +12162,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12221,7 +12247,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12308,7 +12334,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12404,7 +12430,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12511,7 +12537,97 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamPlanningEvents: {
+        parameters: {
+            query: {
+                /** @description Partner whose data the request reads or changes. */
+                partnerId: string;
+            };
+            header?: {
+                /** @description Resume after this event: the `id` of the last event (or `ready`) the client received. Absent: from now. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (open until the client leaves, access ends, the token expires or the server stops) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description validation_failed, invalid_cursor or idempotency_key_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: missing, malformed, badly signed or expired token, or one whose lifetime (exp − iat) exceeds DASHBOARD_JWT_MAX_LIFETIME_SECONDS */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer realm="api"`; when a bearer token was sent and refused, also `error="invalid_token", error_description="…"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description partner_access_denied, capability_denied, step_up_required, maker_cannot_decide or not_holder */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: more than RATE_LIMIT_PER_MINUTE requests in this minute (per user and partner) */
+            429: {
+                headers: {
+                    /** @description seconds until the window resets */
+                    "Retry-After"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -12584,7 +12700,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

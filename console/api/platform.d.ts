@@ -314,7 +314,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable or answering 5xx, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

@@ -56,7 +56,14 @@ export async function generateClientFiles(): Promise<Record<string, string>> {
   for (const family of CLIENT_FAMILIES) {
     // Through JSON, as it is served: zod-openapi leaves undefined members the wire drops.
     const doc = JSON.parse(JSON.stringify(buildOpenApiDocument(family, allRoutes))) as Doc;
-    const ast = await openapiTS(doc as never, { alphabetize: false, silent: true });
+    // defaultNonNullable off: a field is required exactly when the document's `required` says so.
+    // With openapi-typescript's default (on), a property with a `default` became required in every
+    // component schema — its exemption covers only inline request bodies and parameters, not the
+    // $ref'd ones the documents use — so CreateAsset's tracking, condition and qualityStatus (server
+    // defaults, optional in the document) had to be sent. Response schemas list what they always
+    // carry in `required`; only the policy documents, one schema for the request and the answer,
+    // now type their defaulted gs1CompanyPrefixes/categories as optional in answers too.
+    const ast = await openapiTS(doc as never, { alphabetize: false, silent: true, defaultNonNullable: false });
     files[`${family}.d.ts`] = HEADER(`the ${family} OpenAPI document`) + astToString(ast);
     facts[family] = operationFacts(doc);
   }

@@ -4,7 +4,7 @@
 // with one printed line (CI always installs it: .ci/run). One browser per test file, one
 // page reused across a file's stories; see console/README.md "Browser tests".
 import { describe } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -14,6 +14,8 @@ import { startServer, type RunningServer } from "../../src/main.ts";
 import { mintToken, type MintOptions } from "../../src/platform/auth/mint.ts";
 import { upsertMember } from "../../src/platform/tenancy/members.ts";
 import type { Role } from "../../src/platform/auth/capabilities.ts";
+import { startDiscordServer, startSmtpServer, startTelegramServer } from "../../test/fakes/reminder-providers.ts";
+import { palettePng } from "./png.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 
@@ -73,9 +75,29 @@ export const USERS = {
 export type User = keyof typeof USERS;
 export const PARTNERS = { acme: "Acme Ltd", beta: "Beta Events" } as const;
 
+/** The loopback reminder providers of `startConsoleEnv(…, { reminderProviders: true })`. */
+export interface ReminderProviders {
+  smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  telegram: ReturnType<typeof startTelegramServer>;
+  discord: ReturnType<typeof startDiscordServer>;
+}
+
+export interface ConsoleEnvOptions {
+  /**
+   * Starts the loopback stand-ins the API tests use (test/fakes/reminder-providers.ts: a plain
+   * SMTP server, a Telegram- and a Discord-shaped bot API) and points the server's SMTP_URL
+   * and MESSENGER_* settings at them; `env.providers` holds them, `close()` stops them.
+   */
+  reminderProviders?: boolean;
+  /** Members' e-mail addresses (the planning reminders' mandatory baseline), by user. */
+  emails?: Partial<Record<User, string>>;
+}
+
 export interface ConsoleEnv {
   url: string;
   server: RunningServer;
+  /** Present with `reminderProviders`. */
+  providers?: ReminderProviders;
   /** A bearer token for the user (defaults as `npm run token`: AAL2 passkey, fresh, 1 h; `now` moves its clock). */
   token(user: User, opts?: MintOptions): Promise<string>;
   /** A call to the real API as `user` (writes get an Idempotency-Key), JSON in and out. */
@@ -84,8 +106,21 @@ export interface ConsoleEnv {
 }
 
 /** A running server with partners acme and beta and the USERS as members. */
-export async function startConsoleEnv(env: Record<string, string> = {}): Promise<ConsoleEnv> {
+export async function startConsoleEnv(env: Record<string, string> = {}, opts: ConsoleEnvOptions = {}): Promise<ConsoleEnv> {
   const dir = mkdtempSync(join(tmpdir(), "console-e2e-"));
+  let providers: ReminderProviders | undefined;
+  if (opts.reminderProviders) {
+    const [tgToken, dcToken] = ["7000001:AAe2e-telegram-bot-token", "e2e-discord-bot-token"];
+    providers = { smtp: await startSmtpServer(), telegram: startTelegramServer(tgToken), discord: startDiscordServer(dcToken) };
+    env = {
+      SMTP_URL: `smtp://127.0.0.1:${providers.smtp.port}?from=reminders@console.test`,
+      MESSENGER_A_API_BASE: providers.telegram.url,
+      MESSENGER_A_BOT_TOKEN: tgToken,
+      MESSENGER_B_API_BASE: providers.discord.url,
+      MESSENGER_B_BOT_TOKEN: dcToken,
+      ...env,
+    };
+  }
   const config = loadConfig({
     TENANTS_DIR: dir,
     PORT: "0",
@@ -98,12 +133,18 @@ export async function startConsoleEnv(env: Record<string, string> = {}): Promise
     WEBHOOK_ALLOW_PRIVATE: "1",
     ...env,
   });
-  const server = await startServer(config, { port: 0, hostname: "127.0.0.1", print: () => {}, demo: false });
+  const server = await startServer(config, { port: 0, hostname: "127.0.0.1", print: () => {}, demo: false }).catch(async (err: unknown) => {
+    await providers?.smtp.stop();
+    providers?.telegram.stop();
+    providers?.discord.stop();
+    throw err;
+  });
   const deps = server.deps;
   const now = deps.clock.now().toISOString();
   for (const [id, name] of Object.entries(PARTNERS)) await deps.tenancy.provision(id, name, now);
   for (const [userId, u] of Object.entries(USERS)) {
-    for (const [partnerId, role] of Object.entries(u.roles)) await upsertMember(deps, { partnerId, userId, role: role as Role, displayName: u.name });
+    const email = opts.emails?.[userId as User];
+    for (const [partnerId, role] of Object.entries(u.roles)) await upsertMember(deps, { partnerId, userId, role: role as Role, displayName: u.name, ...(email ? { email } : {}) });
   }
   const secret = config.jwt.secret!;
   const url = `http://127.0.0.1:${server.port}`;
@@ -112,6 +153,7 @@ export async function startConsoleEnv(env: Record<string, string> = {}): Promise
   return {
     url,
     server,
+    providers,
     token,
     async api(user, method, path, body) {
       const headers: Record<string, string> = { Authorization: `Bearer ${await token(user)}` };
@@ -123,6 +165,11 @@ export async function startConsoleEnv(env: Record<string, string> = {}): Promise
     },
     async close() {
       await server.stop();
+      if (providers) {
+        await providers.smtp.stop();
+        providers.telegram.stop();
+        providers.discord.stop();
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -147,7 +194,13 @@ export async function openConsole(browser: Browser, env: ConsoleEnv): Promise<Co
     // Chromium logs every 4xx/5xx answer as an error; the stories assert the answers they provoke.
     if (m.type() === "error" && !m.text().startsWith("Failed to load resource: the server responded with a status of")) errors.push(`console error: ${m.text()} (${m.location().url})`);
   });
-  page.on("requestfailed", (r) => errors.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  // A request the page cancelled is not a failure: net::ERR_ABORTED is a navigation leaving
+  // requests behind (an event stream, a fetch Chromium reports finished only after the page
+  // moved on), an AbortController or a closed stream. Refused, reset, CSP-blocked or DNS
+  // failures have codes of their own and are collected.
+  page.on("requestfailed", (r) => {
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") errors.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
+  });
   return { page, context, errors };
 }
 
@@ -199,7 +252,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
   await page.evaluate("window.scrollTo(0, 0)");
-  await page.screenshot({ path, fullPage: false });
+  // Without the notifications the story piled up over the page (hidden for the picture only).
+  const toasts = (hidden: boolean) => page.evaluate(`document.querySelectorAll(".toasts").forEach((e) => { e.style.visibility = ${hidden ? '"hidden"' : '""'}; })`);
+  await toasts(true);
+  const png = await page.screenshot({ fullPage: false }).finally(() => toasts(false));
+  // The README's copies with a palette (png.ts): a third of the size, the same picture.
+  writeFileSync(path, process.env.CONSOLE_SCREENSHOTS === "1" ? palettePng(png) : png);
   return path;
 }
 

@@ -172,7 +172,6 @@ e2eDescribe("console shell", () => {
     expect(writes[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(writes[1]!.key).toBe(writes[0]!.key);
     expect(writes[2]!.key).not.toBe(writes[0]!.key);
-    await screenshot(page, "console-owned-register");
   }, STORY_MS);
 
   test("filters live in the URL and a saved view brings them back", async () => {

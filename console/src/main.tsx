@@ -4,6 +4,7 @@ import { render } from "preact";
 import "./styles.css";
 import { App } from "./app.tsx";
 import { restoreSession } from "./session/session.ts";
+import { startLive } from "./data/live.ts";
 import type { ConsoleConfig } from "./session/context.tsx";
 
 async function start(): Promise<void> {
@@ -18,6 +19,8 @@ async function start(): Promise<void> {
     return;
   }
   restoreSession();
+  // The partner's event streams drive the pages' reloads from here on (data/live.ts).
+  startLive();
   root.textContent = "";
   render(<App config={config} />, root);
 }

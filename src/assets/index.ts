@@ -24,6 +24,7 @@ import { routes as policies } from "./policies/routes.ts";
 import { routes as interop } from "./interop/routes.ts";
 import { routes as imports } from "./imports/routes.ts";
 import { routes as evidence } from "./evidence/routes.ts";
+import { routes as events } from "./events/routes.ts";
 
 export const assetsRoutes: AnyRoute[] = [
   ...register,
@@ -50,4 +51,5 @@ export const assetsRoutes: AnyRoute[] = [
   ...interop,
   ...imports,
   ...evidence,
+  ...events,
 ];

@@ -15,6 +15,7 @@ import { routes as artifacts } from "./artifacts/routes.ts";
 import { routes as imports } from "./imports/routes.ts";
 import { routes as notifications } from "./notifications/routes.ts";
 import { routes as smsGateway } from "./sms-gateway/routes.ts";
+import { routes as events } from "./events/routes.ts";
 
 export const planningRoutes: AnyRoute[] = [
   ...projects,
@@ -31,6 +32,7 @@ export const planningRoutes: AnyRoute[] = [
   ...notifications,
   ...smsGateway,
   ...myWork,
+  ...events,
 ];
 // POST /scheduler/run (runScheduledJob) is a planning route too, but it runs the jobs of
 // src/jobs, which import this family: src/routes.ts mounts it from src/jobs/routes.ts

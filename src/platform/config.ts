@@ -12,6 +12,8 @@ export interface Config {
   registryDbAuthToken?: string;
   tenantCacheSize: number;
   writeLockTimeoutMs: number;
+  /** How long one call into a libSQL server (a partner's or the registry) may take before it counts as unavailable (ms). */
+  libsqlRequestTimeoutMs: number;
   /** Dashboard tokens; `maxLifetimeSeconds` bounds exp − iat (longer-lived tokens are 401). */
   jwt: { secret?: string; jwksUrl?: string; issuer?: string; audience?: string; maxLifetimeSeconds: number };
   dataKek: Uint8Array;
@@ -37,6 +39,13 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** On a graceful stop, how long /readyz answers 503 while the listener still accepts requests, before it closes (ms). */
   shutdownDrainMs: number;
+  /**
+   * Live event streams (GET …/events/stream, src/platform/events): the heartbeat comment's
+   * interval, the outbox poll that catches other processes' commits, concurrent streams per
+   * user and partner, events queued for a slow client before its stream ends with `overflow`,
+   * and the reconnect delay suggested to clients (`retry:`).
+   */
+  eventStream: { heartbeatMs: number; pollMs: number; maxPerUser: number; queueMax: number; retryMs: number };
   /** The operator console's OpenID Connect sign-in (CONSOLE_OIDC_*); none: the console offers token sign-in only. */
   consoleOidc?: { issuer: string; clientId: string; scope: string };
 }

@@ -8,6 +8,7 @@ import type { RateLimiter } from "./ratelimit/rate-limiter.ts";
 import type { Logger } from "./log.ts";
 import type { Readiness } from "./http/readiness.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { EventHub } from "./events/hub.ts";
 import { lookup } from "node:dns/promises";
 
 export interface Clock {
@@ -31,6 +32,8 @@ export interface Deps {
   readiness: Readiness;
   /** Outbound e-mail over SMTP_URL (nodemailer, pooled); tests pass one that trusts their loopback relay. */
   mailer: Mailer;
+  /** The live event streams' hub (src/platform/events/hub.ts): the outbox tells it of commits; main.ts closes it on stop. */
+  events: EventHub;
 }
 
 export type HostResolver = (host: string) => Promise<string[]>;

@@ -65,6 +65,8 @@ export function Chart({ title, kind, x, xLabel, time, series, format = (v) => nu
           // Counts get whole-number ticks only.
           ...(integers ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000] } : {}),
           values: (_u: uPlot, splits: number[]) => splits.map(format),
+          // Wide enough for the longest label ("36,000.00"): uPlot's fixed 50px cut amounts off.
+          size: (_u: uPlot, values: string[] | null) => Math.max(50, 16 + 8 * Math.max(0, ...(values ?? []).map((v) => v.length))),
         },
       ],
       series: [

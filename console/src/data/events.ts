@@ -1,8 +1,7 @@
 // The console's event hub: "something changed in X". Pages subscribe to topics; whatever
-// learns of a change publishes it. Today that is the console itself (after its own
-// mutations), the window regaining focus, and a slow poll (useResource); the partner's
-// server-sent event streams (issue 23 item 5) will publish here too, so no page changes
-// when they arrive. A topic is a short domain word: "items", "checkouts", "hub-tasks",
+// learns of a change publishes it: the console itself (after its own mutations), the
+// partner's server-sent event streams (live.ts: other users' changes as they commit), and,
+// as fallbacks, the window regaining focus and a slow poll (useResource). A topic is a short domain word: "items", "checkouts", "hub-tasks",
 // "alerts", "workflow-cases", "webhooks", "saved-views", "projects", … ("*": everything).
 
 export type Topic = string;

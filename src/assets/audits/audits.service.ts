@@ -10,6 +10,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
 import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { requireLocation } from "../locations/index.ts";
@@ -207,6 +208,7 @@ export async function createAudit(ctx: RequestCtx, input: z.output<typeof Create
     const words = wordsOf(input.name);
     if (words.length > 0) await tx.insert(auditWords).values(words.map((word) => ({ word, auditId: row.id })));
     await appendEvent(ctx, auditEvents, row.id, "created", null, { scope: { locationIds, categoryIds }, dueAt: row.dueAt });
+    await auditChanged(ctx, row.id, "created");
     return toAuditDto(row);
   });
 }
@@ -255,6 +257,7 @@ export async function startAudit(ctx: RequestCtx, id: string, input: z.output<ty
     }
     const next = await saveAudit(ctx, row, { status: "counting", startedAt: ctx.nowIso });
     await appendEvent(ctx, auditEvents, id, "started", null, { expectedItems: expected.length });
+    await auditChanged(ctx, id, "started");
     return toAuditDto(next);
   });
 }
@@ -290,6 +293,7 @@ export async function closeAuditCounting(ctx: RequestCtx, id: string, input: z.o
       .where(and(eq(auditResults.auditId, id), eq(auditResults.reviewState, "pending")));
     const next = await saveAudit(ctx, row, { status: "in_review", countingClosedAt: ctx.nowIso });
     await appendEvent(ctx, auditEvents, id, "counting_closed", null, { discrepancies: Number(pending?.n ?? 0) });
+    await auditChanged(ctx, id, "counting_closed");
     return toAuditDto(next);
   });
 }
@@ -468,6 +472,7 @@ export async function reviewAuditResult(ctx: RequestCtx, auditId: string, result
     await writer(ctx).update(auditResults).set({ ...change, version: next.version, updatedAt: ctx.nowIso }).where(eq(auditResults.id, resultId));
     await saveAudit(ctx, audit, {});
     await appendEvent(ctx, auditEvents, auditId, "reviewed", input.reason, { resultId, itemId: result.itemId, kind: result.kind, decision: input.decision });
+    await auditChanged(ctx, auditId, "reviewed");
     return toResultDto(ctx, audit.status, next);
   });
 }
@@ -495,6 +500,12 @@ export async function postAudit(ctx: RequestCtx, id: string, input: z.output<typ
     const applied = await applyAcceptedResults(ctx, id);
     const next = await saveAudit(ctx, row, { status: "posted", postedAt: ctx.nowIso });
     await appendEvent(ctx, auditEvents, id, "posted", null, { ...applied });
+    await auditChanged(ctx, id, "posted");
     return toAuditDto(next);
   });
+}
+
+/** The live streams' `audit.changed` event (created, started, counting closed, a result reviewed, posted), in the change's transaction. */
+async function auditChanged(ctx: TenantCtx, auditId: string, action: string): Promise<void> {
+  await appendOutboxEvent(ctx, { kind: "audit.changed", aggregateId: auditId, occurredAt: ctx.nowIso, data: { auditId, action } });
 }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { partnerKit } from "../../../test/kit.ts";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError } from "../../../test/contract/helpers.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
+import { EVENT_KINDS } from "../../platform/outbox/outbox.ts";
 import { itemHistory, movements } from "../kernel/kernel.tables.ts";
 
 const clock = new MutableClock();
@@ -27,7 +28,9 @@ const ids = {
 
 function countRows(table: typeof movements | typeof itemHistory | typeof outbox, itemId?: string): Promise<number> {
   const col = table === movements ? movements.itemId : table === itemHistory ? itemHistory.itemId : outbox.aggregateId;
-  return api.read(async (q) => (await q.select({ n: count() }).from(table).where(itemId ? eq(col, itemId) : undefined))[0]?.n ?? 0);
+  // Outbox: the contract §10 (webhook) events; the live streams' own kinds (item.changed, …) are src/assets/events'.
+  const kinds = table === outbox ? inArray(outbox.kind, [...EVENT_KINDS]) : undefined;
+  return api.read(async (q) => (await q.select({ n: count() }).from(table).where(and(itemId ? eq(col, itemId) : undefined, kinds)))[0]?.n ?? 0);
 }
 
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import { invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, txScoped, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { itemBlocks, itemHistory, items } from "./kernel.tables.ts";
 import { assertLifecycleMove, deriveAvailability, type BlockKind, type Lifecycle } from "./lifecycle.ts";
@@ -72,10 +73,14 @@ export async function changeItem(ctx: TenantCtx, itemId: string, patch: ItemPatc
   });
   if (availability !== row.availability) change.availability = availability;
   if (Object.keys(change).length === 0) return row;
-  const version = isBumped(ctx, itemId) ? row.version : row.version + 1;
+  const first = !isBumped(ctx, itemId);
+  const version = first ? row.version + 1 : row.version;
   const next: ItemRow = { ...row, ...change, version, updatedAt: ctx.nowIso };
   await tx.update(items).set({ ...change, version, updatedAt: ctx.nowIso }).where(eq(items.id, itemId));
   markBumped(ctx, itemId);
+  // The live streams' `item.changed` (the register's lifecycle and availability, beyond the §10
+  // events), once per item and transaction; it names the item only: a client re-reads it.
+  if (first) await appendOutboxEvent(ctx, { kind: "item.changed", aggregateId: itemId, occurredAt: ctx.nowIso, data: { itemId } });
   return next;
 }
 

@@ -13,6 +13,7 @@ import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/d
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { zodIssuesToFieldErrors } from "../../platform/http/validation.ts";
@@ -230,6 +231,7 @@ export async function createPolicy(ctx: RequestCtx, input: z.output<typeof Creat
     await writer(ctx).insert(policies).values(row);
     await addRevision(ctx, row.id, 1, input.document);
     await appendEvent(ctx, policyEvents, row.id, "created", null, {}, { revision: row.revision });
+    await policyChanged(ctx, row.id, "created");
     return getPolicy(ctx, row.id);
   });
 }
@@ -246,6 +248,7 @@ export async function revisePolicy(ctx: RequestCtx, id: string, input: z.output<
     const next = await savePolicy(ctx, row, { revision: row.revision + 1, document: document as Record<string, unknown> });
     await addRevision(ctx, id, next.revision, document);
     await appendEvent(ctx, policyEvents, next.id, "revised", null, { fromRevision: row.revision }, { revision: next.revision });
+    await policyChanged(ctx, next.id, "revised");
     return getPolicy(ctx, id);
   });
 }
@@ -259,6 +262,7 @@ export async function submitPolicy(ctx: RequestCtx, id: string, input: z.output<
     assertPolicyMove(row.state, "in_review", "submit");
     const next = await savePolicy(ctx, row, { state: "in_review", submittedAt: ctx.nowIso, submittedBy: ctx.actorId });
     await appendEvent(ctx, policyEvents, next.id, "submitted", null, {}, { revision: next.revision });
+    await policyChanged(ctx, next.id, "submitted");
     return getPolicy(ctx, id);
   });
 }
@@ -278,6 +282,7 @@ export async function decidePolicy(ctx: RequestCtx, id: string, input: z.output<
       assertPolicyMove(row.state, "rejected", "reject");
       const next = await savePolicy(ctx, row, { state: "rejected", decidedAt: ctx.nowIso, decidedBy: ctx.actorId, decisionReason: input.reason });
       await appendEvent(ctx, policyEvents, next.id, "rejected", input.reason, {}, { revision: next.revision });
+      await policyChanged(ctx, next.id, "rejected");
       return getPolicy(ctx, id);
     }
     assertPolicyMove(row.state, "active", "approve");
@@ -285,9 +290,11 @@ export async function decidePolicy(ctx: RequestCtx, id: string, input: z.output<
     if (prior) {
       const superseded = await savePolicy(ctx, prior, { state: "superseded", supersededAt: ctx.nowIso, supersededByPolicyId: row.id });
       await appendEvent(ctx, policyEvents, superseded.id, "superseded", input.reason, { byPolicyId: row.id, byRevision: row.revision }, { revision: superseded.revision });
+      await policyChanged(ctx, superseded.id, "superseded");
     }
     const next = await savePolicy(ctx, row, { state: "active", decidedAt: ctx.nowIso, decidedBy: ctx.actorId, decisionReason: input.reason });
     await appendEvent(ctx, policyEvents, next.id, "approved", input.reason, { supersededPolicyId: prior?.id ?? null }, { revision: next.revision });
+    await policyChanged(ctx, next.id, "approved");
     await applyActivationEffects(ctx, next);
     await writer(ctx)
       .insert(policyReceipts)
@@ -392,4 +399,9 @@ export async function depreciationDefaults(ctx: TenantCtx, categoryId: string | 
     policyId: policy.id,
     policyRevision: policy.revision,
   };
+}
+
+/** The live streams' `policy.changed` event (created, revised, submitted, decided, superseded), in the change's transaction. */
+async function policyChanged(ctx: TenantCtx, policyId: string, action: string): Promise<void> {
+  await appendOutboxEvent(ctx, { kind: "policy.changed", aggregateId: policyId, occurredAt: ctx.nowIso, data: { policyId, action } });
 }

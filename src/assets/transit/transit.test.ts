@@ -5,12 +5,13 @@
 // availability, their chronology (GET /movements?itemId=…) and the outbox events
 // are checked, with the refusals along the way.
 import { test, expect, afterAll, beforeAll, describe } from "bun:test";
-import { and, asc, eq, gte } from "drizzle-orm";
+import { and, asc, eq, gte, inArray } from "drizzle-orm";
 import { MutableClock } from "../../../test/harness.ts";
 import { expectFieldError, expectProblem } from "../../../test/contract/helpers.ts";
 import { partnerKit } from "../../../test/kit.ts";
 import { itemBlocks, items, movements } from "../kernel/kernel.tables.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
+import { EVENT_KINDS } from "../../platform/outbox/outbox.ts";
 import { gs1CheckDigit } from "../kernel/gs1.ts";
 import { shipmentItems } from "./transit.tables.ts";
 
@@ -42,14 +43,14 @@ async function chronology(itemId: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.items as Array<Record<string, any>>).filter((m) => m.recordedAt >= T0.toISOString()).reverse();
 }
-/** The outbox events about the item from T0 on, oldest first. */
+/** The outbox events about the item from T0 on, oldest first: the contract §10 kinds (the live streams' own kinds are src/assets/events'). */
 const eventsOf = (itemId: string) =>
   api.read(async (q) =>
     (
       await q
         .select()
         .from(outbox)
-        .where(and(eq(outbox.aggregateId, itemId), gte(outbox.occurredAt, T0.toISOString())))
+        .where(and(eq(outbox.aggregateId, itemId), gte(outbox.occurredAt, T0.toISOString()), inArray(outbox.kind, [...EVENT_KINDS])))
         .orderBy(asc(outbox.occurredAt), asc(outbox.id))
     ).map((e) => e.kind),
   );

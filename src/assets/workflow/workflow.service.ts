@@ -8,6 +8,8 @@ import { AppError, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
+import type { Capability } from "../../platform/auth/capabilities.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { workflowCases } from "./workflow.tables.ts";
 import { appendHistory, historyQuery, toHistoryDto } from "./history.ts";
@@ -48,6 +50,21 @@ function visibleTo(ctx: RequestCtx): SQL {
   const types = reviewableTypes(ctx);
   const own = eq(workflowCases.createdBy, ctx.actorId);
   return types.length > 0 ? (or(own, inArray(workflowCases.type, types)) as SQL) : own;
+}
+
+/** Whether a viewer sees a case (the live event streams ask it of each `workflow_case.changed`): its maker, or a holder of its type's decide capability. */
+export function caseVisibleTo(userId: string, capabilities: ReadonlySet<Capability>, c: { type: string; createdBy: string }): boolean {
+  return c.createdBy === userId || OPERATIONS.some((o) => o.type === c.type && capabilities.has(o.decideCapability));
+}
+
+/** The live streams' `workflow_case.changed` event, in the change's transaction. */
+async function caseChanged(ctx: TenantCtx, row: CaseRow): Promise<void> {
+  await appendOutboxEvent(ctx, {
+    kind: "workflow_case.changed",
+    aggregateId: row.id,
+    occurredAt: ctx.nowIso,
+    data: { caseId: row.id, type: row.type, state: row.state, version: row.version, createdBy: row.createdBy },
+  });
 }
 
 export function mayView(ctx: RequestCtx, row: CaseRow): boolean {
@@ -144,6 +161,7 @@ export async function createCase(ctx: RequestCtx, input: z.output<typeof CreateW
     };
     await writer(ctx).insert(workflowCases).values(row);
     await appendHistory(ctx, row.id, row.version, "created", row.reason, { state: "pending" });
+    await caseChanged(ctx, row);
     return caseDetail(ctx, row.id);
   });
 }
@@ -163,5 +181,6 @@ export async function saveCase(ctx: TenantCtx, row: CaseRow, patch: Partial<Pick
     .update(workflowCases)
     .set({ ...patch, version: next.version, updatedAt: next.updatedAt })
     .where(and(eq(workflowCases.id, row.id), eq(workflowCases.version, row.version)));
+  await caseChanged(ctx, next);
   return next;
 }

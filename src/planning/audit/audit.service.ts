@@ -5,6 +5,7 @@ import { db, type Querier } from "../../platform/db/transactions.ts";
 import { appendEntry } from "../../platform/db/history.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { planningAudit } from "./audit.tables.ts";
+import { appendEvent as appendOutboxEvent, type StreamKind } from "../../platform/outbox/outbox.ts";
 
 export interface AuditEntry {
   projectId: string | null;
@@ -16,9 +17,48 @@ export interface AuditEntry {
   data?: Record<string, unknown>;
 }
 
-/** One audit row: a new id, the context's actor and server time (appendEntry), in its open transaction. */
+/**
+ * The audited writes the live event stream (GET /api/planning/events/stream) publishes, by record
+ * type: the plan itself. Personal and administrative records (reminder channels, destinations,
+ * calendar feeds, the notification outbox) and file access (artifacts) are not published.
+ */
+const PUBLISHED: Record<string, StreamKind> = {
+  project: "planning.project.changed",
+  meetings: "planning.meeting.changed",
+  minutes: "planning.meeting.changed",
+  change_set: "planning.change_set.changed",
+  dependency: "planning.dependency.changed",
+  departments: "planning.record.changed",
+  calendars: "planning.record.changed",
+  work: "planning.record.changed",
+  requirements: "planning.record.changed",
+  risks: "planning.record.changed",
+  gates: "planning.record.changed",
+  reminders: "planning.record.changed",
+  resource_link: "planning.record.changed",
+  import: "planning.record.changed",
+};
+
+function publishedKind(recordType: string): StreamKind | undefined {
+  return PUBLISHED[recordType] ?? (recordType.startsWith("canonical_") ? "planning.record.changed" : undefined);
+}
+
+/**
+ * One audit row: a new id, the context's actor and server time (appendEntry), in its open
+ * transaction; a write of the plan inside a project also appends its domain event to the outbox
+ * there (the live stream's source: which record of which project changed and how, never the change).
+ */
 export async function recordAudit(ctx: TenantCtx, e: AuditEntry): Promise<void> {
   await appendEntry(ctx, planningAudit, { projectId: e.projectId, recordType: e.recordType, recordId: e.recordId, action: e.action, data: e.data ?? {} });
+  const kind = publishedKind(e.recordType);
+  if (kind === undefined || e.projectId === null) return;
+  const meetingId = e.recordType === "meetings" ? e.recordId : typeof e.data?.meetingId === "string" ? e.data.meetingId : undefined;
+  await appendOutboxEvent(ctx, {
+    kind,
+    aggregateId: e.recordId,
+    occurredAt: ctx.nowIso,
+    data: { projectId: e.projectId, recordType: e.recordType, recordId: e.recordId, action: e.action, ...(meetingId ? { meetingId } : {}) },
+  });
 }
 
 /** A record's audit trail, oldest first (for tests and read models). */

@@ -33,7 +33,8 @@ export function toOpenApiRoute(route: AnyRoute) {
       ...(r.schema ? { content: { [r.mediaType ?? "application/json"]: { schema: r.schema } } } : {}),
     };
   }
-  const conditional = route.method === "get" && scoped && route.auth === "session";
+  // A live stream (freshness `live`) has no representation to validate: no ETag, no 304.
+  const conditional = route.method === "get" && scoped && route.auth === "session" && route.freshness !== "live";
   if (conditional) {
     const ok = responses["200"] as { headers?: Record<string, unknown> } | undefined;
     if (ok) {
@@ -77,9 +78,18 @@ export function toOpenApiRoute(route: AnyRoute) {
   const ifNoneMatch = z.object({
     "if-none-match": z.string().optional().openapi({ description: "ETags of representations the client holds; a match answers 304." }),
   });
+  const lastEventId = z.object({
+    "last-event-id": z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .optional()
+      .openapi({ description: "Resume after this event: the `id` of the last event (or `ready`) the client received. Absent: from now." }),
+  });
   const headers = conditional
     ? ifNoneMatch
-    : takesIdempotencyKey(route)
+    : route.freshness === "live"
+      ? lastEventId
+      : takesIdempotencyKey(route)
       ? z.object({
           "idempotency-key": (idem === "required" ? IdempotencyKeyHeader : IdempotencyKeyHeader.optional()).openapi({
             description:

@@ -1,9 +1,11 @@
-// Domain events for webhooks (contract §10), written with the change they describe.
-import { writer } from "../db/transactions.ts";
+// Domain events, written with the change they describe: the contract §10 kinds (webhooks
+// deliver them), plus kinds only the live event streams carry (src/platform/events).
+import { afterCommit, txScoped, writer } from "../db/transactions.ts";
 import type { TenantCtx } from "../tenancy/tenant-context.ts";
 import { outbox } from "./outbox.tables.ts";
 import { insertRow } from "../db/prepared.ts";
 
+/** The contract §10 kinds: what webhook endpoints may subscribe to. */
 export const EVENT_KINDS = [
   "asset.created",
   "asset.moved",
@@ -22,10 +24,35 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** Appends one event in the caller's transaction; returns its id. */
+/**
+ * Kinds beyond contract §10, carried by the live event streams only (GET …/events/stream):
+ * webhook endpoints subscribe to §10 kinds alone, and their fan-out takes only the kinds an
+ * endpoint subscribed to, so these never reach a webhook. Their data names the record and its
+ * new state, nothing more: a client reads the record itself through the API.
+ */
+export const STREAM_KINDS = [
+  "item.changed",
+  "hub.task.changed",
+  "alert.changed",
+  "workflow_case.changed",
+  "policy.changed",
+  "audit.changed",
+  "evidence.changed",
+  "planning.project.changed",
+  "planning.record.changed",
+  "planning.dependency.changed",
+  "planning.change_set.changed",
+  "planning.meeting.changed",
+] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+export type OutboxKind = EventKind | StreamKind;
+
+const NOTIFIED = Symbol("outbox.notified");
+
+/** Appends one event in the caller's transaction; returns its id. Once it commits, the partner's live streams are told. */
 export async function appendEvent(
   ctx: TenantCtx,
-  event: { kind: EventKind; aggregateId: string; occurredAt: string; data: Record<string, unknown> },
+  event: { kind: OutboxKind; aggregateId: string; occurredAt: string; data: Record<string, unknown> },
 ): Promise<string> {
   const id = ctx.deps.newId();
   await insertRow(writer(ctx), outbox, {
@@ -38,5 +65,13 @@ export async function appendEvent(
     // Not in the payload: that is the signed body; the delivery sends it as its traceparent header.
     traceId: ctx.traceId ?? null,
   });
+  // One notification per transaction, however many events it wrote.
+  // (A Set: a savepoint works on its own copy, so a rolled-back one drops its notification and its mark together.)
+  const notified = txScoped(ctx, NOTIFIED, () => new Set<string>());
+  if (!notified.has(ctx.partnerId)) {
+    notified.add(ctx.partnerId);
+    const events = ctx.deps.events;
+    afterCommit(ctx, () => events.notify(ctx.partnerId));
+  }
   return id;
 }

@@ -71,9 +71,12 @@ function CreateWebhook() {
         </form>
       </Dialog>
       <Dialog open={secret !== null} title="Signing secret (shown once)" onClose={() => setSecret(null)}>
-        <p>
-          Copy the signing secret of <strong>{secret?.url}</strong> now: the service keeps it encrypted and never shows it again.
-        </p>
+        <div class="notice notice-warn">
+          <p>
+            <strong>Warning: this is the only time the secret is shown.</strong> Copy the signing secret of <strong>{secret?.url}</strong> now and store it where your receiver
+            reads it: the service keeps it encrypted and never shows it again. A lost secret means a new endpoint.
+          </p>
+        </div>
         <Field label="Signing secret" name="secret" readOnly value={secret?.secret ?? ""} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
         <div class="button-row">
           <button

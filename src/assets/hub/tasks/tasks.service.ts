@@ -6,6 +6,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound, type FieldError } from "../../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../../platform/http/context.ts";
+import { appendEvent as appendOutboxEvent } from "../../../platform/outbox/outbox.ts";
 import { db, readSnapshot, withTx, writer } from "../../../platform/db/transactions.ts";
 import { insertRow } from "../../../platform/db/prepared.ts";
 import { loadOr404, saveVersion } from "../../../platform/db/records.ts";
@@ -93,6 +94,16 @@ export async function getHubTask(ctx: RequestCtx, id: string) {
 
 export type NewTask = Pick<HubTaskRow, "taskType" | "title" | "urgent" | "dueAt" | "locationId" | "targetLocationId" | "lines" | "replenishmentRuleId">;
 
+/** The live streams' `hub.task.changed` event (board and summary), in the change's transaction. */
+async function taskChanged(ctx: TenantCtx, row: HubTaskRow): Promise<void> {
+  await appendOutboxEvent(ctx, {
+    kind: "hub.task.changed",
+    aggregateId: row.id,
+    occurredAt: ctx.nowIso,
+    data: { taskId: row.id, taskType: row.taskType, status: row.status, assigneeUserId: row.assigneeUserId, version: row.version },
+  });
+}
+
 /** Inserts an open task authored by the context's actor, with its `created` event (in the open transaction). */
 export async function insertTask(ctx: TenantCtx, fields: NewTask): Promise<HubTaskRow> {
   const row: HubTaskRow = {
@@ -107,6 +118,7 @@ export async function insertTask(ctx: TenantCtx, fields: NewTask): Promise<HubTa
   };
   await insertRow(writer(ctx), hubTasks, row);
   await appendEvent(ctx, hubTaskEvents, row.id, "created", null, { taskType: row.taskType, replenishmentRuleId: row.replenishmentRuleId });
+  await taskChanged(ctx, row);
   return row;
 }
 
@@ -136,6 +148,7 @@ async function applyAssignment(ctx: TenantCtx, row: HubTaskRow, assigneeUserId: 
     ctx.nowIso,
   );
   await appendEvent(ctx, hubTaskEvents, row.id, "assigned", reason, { assigneeUserId, previousAssigneeUserId: row.assigneeUserId, fromState: row.status, toState: next.status });
+  await taskChanged(ctx, next);
   return next;
 }
 
@@ -270,6 +283,7 @@ export async function advanceHubTask(ctx: RequestCtx, id: string, input: z.outpu
     let moved = 0;
     if (to === "completed" && MOVING_TYPES.has(row.taskType)) moved = await moveTaskItems(ctx, row, reason);
     await appendEvent(ctx, hubTaskEvents, id, to === "completed" ? "completed" : "started", reason, { fromState: row.status, toState: to, ...(to === "completed" ? { itemsMoved: moved } : {}) });
+    await taskChanged(ctx, next);
     return toHubTaskDto(next);
   });
 }
@@ -282,6 +296,7 @@ export async function cancelHubTask(ctx: RequestCtx, id: string, input: z.output
     assertTaskMove(row.status, "cancelled", "cancel");
     const next = await saveVersion(writer(ctx), hubTasks, row, { status: "cancelled", cancelledAt: ctx.nowIso }, ctx.nowIso);
     await appendEvent(ctx, hubTaskEvents, id, "cancelled", input.reason || null, { fromState: row.status });
+    await taskChanged(ctx, next);
     return toHubTaskDto(next);
   });
 }
