@@ -1887,6 +1887,15 @@ export const OPERATIONS = {
       "idempotency": "optional",
       "auth": "session"
     },
+    "GET /projects/{projectId}/dependencies": {
+      "operationId": "listDependencies",
+      "capability": [
+        "planning_view"
+      ],
+      "stepUp": false,
+      "idempotency": "none",
+      "auth": "session"
+    },
     "POST /projects/{projectId}/dependencies": {
       "operationId": "createDependency",
       "capability": [

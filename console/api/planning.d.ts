@@ -590,7 +590,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the project's dependencies
+         * @description Beyond the spec: the edges of the project's work graph, so a client can draw it (a timeline's arrows) without keeping its own copy. Newest first ((createdAt, id) descending; edges are added and removed, never edited); `recordId` keeps the edges into or out of one work item. planning_view, project members only.
+         */
+        get: operations["listDependencies"];
         put?: never;
         /**
          * Add a dependency between two work items
@@ -2483,6 +2487,16 @@ export interface components {
             at?: string | null;
             offsetMinutes?: number | null;
             relativeTo?: ("event_start" | "event_end") | string | null;
+        };
+        DependencyList: {
+            items: components["schemas"]["Dependency"][];
+            nextCursor: string | null;
+            limit: number;
+            total: number;
+            asOf: string;
+            filters: {
+                [key: string]: unknown;
+            };
         };
         Dependency: {
             /**
@@ -8404,6 +8418,125 @@ export interface operations {
             };
             /** @description payload_too_large: the JSON body exceeds 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited: more than RATE_LIMIT_PER_MINUTE requests in this minute (per user and partner) */
+            429: {
+                headers: {
+                    /** @description seconds until the window resets */
+                    "Retry-After"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency failed; never a 500, always with Retry-After. partner_unavailable: the partner's database cannot be reached or cannot serve (libSQL server down, unreachable, answering 5xx or not answering within LIBSQL_REQUEST_TIMEOUT_MS, a local file missing, locked, corrupt or unreadable); service_unavailable: the partner's write lock could not be had within WRITE_LOCK_TIMEOUT_MS (nothing was applied), the partner registry is unavailable, or the content store is (an upload then stored nothing and wrote no record). A write retried with the same Idempotency-Key is applied at most once. */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDependencies: {
+        parameters: {
+            query: {
+                /** @description Only the edges into or out of this work item */
+                recordId?: string;
+                /** @description Rows per page (at most 200). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's nextCursor. */
+                cursor?: string;
+                /** @description Partner whose data the request reads or changes. */
+                partnerId: string;
+            };
+            header?: {
+                /** @description ETags of representations the client holds; a match answers 304. */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description UUIDv7 */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dependencies */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Strong tag of this representation for this caller (partner data version, caller, normalised request). Absent when the partner's database is on a libSQL server. */
+                    ETag?: string;
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DependencyList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag, or is `*` and the representation exists (a 404, 403 or 423 is answered as such); no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed, invalid_cursor or idempotency_key_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthenticated: missing, malformed, badly signed or expired token, or one whose lifetime (exp − iat) exceeds DASHBOARD_JWT_MAX_LIFETIME_SECONDS */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer realm="api"`; when a bearer token was sent and refused, also `error="invalid_token", error_description="…"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description partner_access_denied, capability_denied, step_up_required, maker_cannot_decide or not_holder */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not_found: the record does not exist or is not visible */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

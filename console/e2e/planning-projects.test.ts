@@ -193,7 +193,7 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     await toast("Doors open no longer depends on Sound check");
     await page.getByRole("group", { name: /3 scheduled work items, 1 dependencies/ }).waitFor();
     expect(await page.locator(".gantt-svg path[marker-end]").count()).toBe(1);
-    // An edge this tab does not know is removed by its two work items (added here through the API).
+    // An edge added by someone else (through the API) is removed by its two work items.
     expect((await api("maya", "POST", `/projects/${projectId}/dependencies`, { fromId: work["Stage build"], toId: work["Doors open"], kind: "finish_to_start" })).status).toBe(201);
     const remove = page.getByRole("form", { name: "Remove a dependency by its work items" });
     await remove.getByLabel("Predecessor").selectOption({ label: "Stage build" });

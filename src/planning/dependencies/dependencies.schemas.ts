@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Id, Timestamp } from "../../platform/http/common-schemas.ts";
+import { listEnvelope, PageQueryShape } from "../../platform/paging/paging.ts";
 import { DEPENDENCY_KINDS } from "./dependencies.tables.ts";
 
 export const CreateDependency = z
@@ -25,3 +26,10 @@ export const Dependency = z
     createdBy: z.string(),
   })
   .openapi("Dependency");
+
+export const ListDependenciesQuery = z.strictObject({
+  recordId: Id.optional().openapi({ description: "Only the edges into or out of this work item" }),
+  ...PageQueryShape,
+});
+
+export const DependencyList = listEnvelope(Dependency, "DependencyList");

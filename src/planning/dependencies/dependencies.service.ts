@@ -1,16 +1,17 @@
 // The project's work graph. Every kind of dependency is a precedence edge, so the
 // graph stays acyclic across kinds: an edge that would close a loop is refused
 // with 409 cycle_detected naming the loop.
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
-import { withTx, writer } from "../../platform/db/transactions.ts";
+import { withTx, writer, type Querier } from "../../platform/db/transactions.ts";
+import { FilterSet, paginate } from "../../platform/paging/paging.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { recordAudit } from "../audit/index.ts";
 import { requireProjectAccess } from "../projects/index.ts";
 import { requireRecord } from "../collections/index.ts";
 import { planningDependencies } from "./dependencies.tables.ts";
-import type { CreateDependency, DeleteDependencyQuery } from "./dependencies.schemas.ts";
+import type { CreateDependency, DeleteDependencyQuery, ListDependenciesQuery } from "./dependencies.schemas.ts";
 
 type DependencyRow = typeof planningDependencies.$inferSelect;
 
@@ -91,4 +92,29 @@ export async function deleteDependency(ctx: RequestCtx, projectId: string, q: z.
     await writer(ctx).delete(planningDependencies).where(where);
     await recordAudit(ctx, { projectId, recordType: "dependency", recordId: row.id, action: "deleted", data: { fromId: row.fromId, toId: row.toId, kind: row.kind } });
   });
+}
+
+/**
+ * A project's dependencies, newest first ((createdAt, id) descending: edges are never
+ * edited, only added and removed), optionally those touching one work item.
+ */
+export async function listDependencies(ctx: RequestCtx, projectId: string, q: z.output<typeof ListDependenciesQuery>) {
+  await requireProjectAccess(ctx, projectId, "view");
+  const filters = new FilterSet().add("recordId", q.recordId, (v) => or(eq(planningDependencies.fromId, v), eq(planningDependencies.toId, v)));
+  const inProject = eq(planningDependencies.projectId, projectId);
+  return paginate(
+    ctx,
+    {
+      filters: filters.applied,
+      limit: q.limit,
+      cursor: q.cursor,
+      orderTs: planningDependencies.createdAt,
+      orderId: planningDependencies.id,
+      where: () => filters.where(inProject),
+      page: (qr: Querier, where, orderBy, limit) => qr.select().from(planningDependencies).where(where).orderBy(...orderBy).limit(limit),
+      count: (qr: Querier, where) => qr.select({ n: count() }).from(planningDependencies).where(where),
+      position: (r: DependencyRow) => ({ t: r.createdAt, i: r.id }),
+    },
+    toDependencyDto,
+  );
 }

@@ -161,6 +161,19 @@ describe("a festival project", () => {
     expect((await olga.delete(`/projects/${s.project}/dependencies?fromId=${b}&toId=${c}`)).status).toBe(204);
     expectProblem(await olga.delete(`/projects/${s.project}/dependencies?fromId=${b}&toId=${c}`), 404, "not_found");
     expect((await olga.post(`/projects/${s.project}/dependencies`, { fromId: c, toId: a, kind: "finish_to_start", lagMinutes: -30 })).status).toBe(201);
+    // The graph as it stands is listed (newest first, exact total, paged), to a viewer too.
+    const vic = api.as("vic");
+    const first = await vic.get(`/projects/${s.project}/dependencies?limit=1`);
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(2);
+    expect(first.body.items).toMatchObject([{ fromId: c, toId: a, kind: "finish_to_start", lagMinutes: -30 }]);
+    const second = await vic.get(`/projects/${s.project}/dependencies?limit=1&cursor=${first.body.nextCursor}`);
+    expect(second.body.items).toMatchObject([{ fromId: a, toId: b, kind: "finish_to_start", lagMinutes: 0 }]);
+    expect(second.body.nextCursor).toBeNull();
+    const intoB = await vic.get(`/projects/${s.project}/dependencies?recordId=${b}`);
+    expect(intoB.body.items.map((d: { fromId: string; toId: string }) => [d.fromId, d.toId])).toEqual([[a, b]]);
+    expect(intoB.body.filters).toEqual({ recordId: b });
+    expectProblem(await otto.get(`/projects/${s.project}/dependencies`), 404, "not_found");
   });
 
   test("a requirement moves through its states; skipped moves and stale versions are 409", async () => {

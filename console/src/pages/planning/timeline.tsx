@@ -110,7 +110,7 @@ function useRemove(projectId: string, titleOf: (id: string) => string) {
   return { ...remove, run };
 }
 
-/** Removing an edge by its two work items: works for edges this tab does not know too. */
+/** Removing an edge by its two work items. */
 function RemoveByPair({ projectId, items, titleOf }: { projectId: string; items: WorkItem[]; titleOf: (id: string) => string }) {
   const [pair, setPair] = useState({ fromId: "", toId: "" });
   const remove = useRemove(projectId, titleOf);
@@ -144,8 +144,8 @@ function DependencyTable({ projectId, deps, titleOf, editable }: { projectId: st
   const remove = useRemove(projectId, titleOf);
   return (
     <DataTable
-      caption="Dependencies added in this tab"
-      empty="None added in this tab yet."
+      caption="Dependencies"
+      empty="No dependencies yet."
       columns={[
         { header: "Successor", rowHeader: true, cell: (d) => titleOf(d.toId) },
         { header: "Depends on", cell: (d) => titleOf(d.fromId) },
@@ -192,10 +192,6 @@ function TimelineBody({ w }: { w: Workspace }) {
     <Loaded resource={work} label="the work items">
       {({ total }) => (
         <>
-          <p class="notice notice-warn">
-            The API does not list a project's dependencies yet: the arrows and the dependency table show the dependencies added (and not removed) in this browser tab.
-            Adding one that already exists says so; removing works for any.
-          </p>
           {items.length < total ? (
             <p class="notice notice-warn">
               The timeline shows the first {items.length} of {total} work items.
