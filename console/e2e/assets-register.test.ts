@@ -136,7 +136,8 @@ e2eDescribe("asset register and custody", () => {
     await signIn(page, env, "maya", {}, `/console/assets/items/${ids.drill}`);
     await page.getByRole("button", { name: "Acknowledge receipt of Cordless drill" }).click();
     await toast("You acknowledged receipt of Cordless drill.");
-    await expect(page.getByRole("region", { name: "Custody" }).locator(".facts").textContent()).resolves.toContain("by Maya Manager");
+    // The custody panel reloads after the answer (and again on the live event): wait for it.
+    await page.getByRole("region", { name: "Custody" }).locator(".facts").filter({ hasText: "by Maya Manager" }).waitFor();
 
     // From the checkouts list: transfer to a party, then return to the workshop in fair condition.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Checkouts" }).click();
