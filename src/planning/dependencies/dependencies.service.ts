@@ -1,11 +1,11 @@
 // The project's work graph. Every kind of dependency is a precedence edge, so the
 // graph stays acyclic across kinds: an edge that would close a loop is refused
 // with 409 cycle_detected naming the loop.
-import { and, count, eq, or } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, notFound } from "../../platform/errors/app-error.ts";
-import { withTx, writer, type Querier } from "../../platform/db/transactions.ts";
-import { FilterSet, paginate } from "../../platform/paging/paging.ts";
+import { withTx, writer } from "../../platform/db/transactions.ts";
+import { FilterSet, paginate, tableOrder } from "../../platform/paging/paging.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { recordAudit } from "../audit/index.ts";
 import { requireProjectAccess } from "../projects/index.ts";
@@ -104,17 +104,7 @@ export async function listDependencies(ctx: RequestCtx, projectId: string, q: z.
   const inProject = eq(planningDependencies.projectId, projectId);
   return paginate(
     ctx,
-    {
-      filters: filters.applied,
-      limit: q.limit,
-      cursor: q.cursor,
-      orderTs: planningDependencies.createdAt,
-      orderId: planningDependencies.id,
-      where: () => filters.where(inProject),
-      page: (qr: Querier, where, orderBy, limit) => qr.select().from(planningDependencies).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr: Querier, where) => qr.select({ n: count() }).from(planningDependencies).where(where),
-      position: (r: DependencyRow) => ({ t: r.createdAt, i: r.id }),
-    },
+    { filters: filters.applied, limit: q.limit, cursor: q.cursor, ...tableOrder(planningDependencies, "createdAt"), where: () => filters.where(inProject) },
     toDependencyDto,
   );
 }

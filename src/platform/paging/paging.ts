@@ -427,20 +427,26 @@ function keptStatements<Row>(ctx: RequestCtx, q: Querier, req: PageRequest<Row>,
 type UpdatedTable = SQLiteTable & { updatedAt: SQLiteColumn; id: SQLiteColumn };
 
 /**
- * The page, count and cursor parts of a list over one table of mutable records,
- * ordered by (updated_at, id): what most list routes need besides their filters.
+ * The page, count and cursor parts of a list over one table, ordered by (`key`, id), `key`
+ * naming one of its timestamp columns:
+ * what a single-table list needs besides its filters.
  */
-export function updatedOrder<T extends UpdatedTable>(table: T) {
+export function tableOrder<T extends SQLiteTable & { id: SQLiteColumn }, K extends keyof T["$inferSelect"] & keyof T & string>(table: T, key: K) {
   type Row = T["$inferSelect"];
   return {
-    orderTs: table.updatedAt,
+    orderTs: table[key] as SQLiteColumn,
     orderId: table.id,
     // Drizzle cannot type a select from a generic table: its rows are T's rows.
     page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number | Placeholder) =>
       q.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(limit) as PromiseLike<Row[]>,
     count: (q: Querier, where: SQL | undefined) => q.select({ n: count() }).from(table as SQLiteTable).where(where),
-    position: (r: Row) => ({ t: (r as { updatedAt: string }).updatedAt, i: (r as { id: string }).id }),
+    position: (r: Row) => ({ t: (r as Record<K, string>)[key], i: (r as { id: string }).id }),
   };
+}
+
+/** A list of mutable records, newest change first: (updated_at, id). */
+export function updatedOrder<T extends UpdatedTable>(table: T) {
+  return tableOrder(table, "updatedAt");
 }
 
 /**
