@@ -136,6 +136,17 @@ async function storedOutcome(ctx: TenantCtx, q: Querier, keyOf: ReturnType<typeo
   return { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) };
 }
 
+/** Keeps a 2xx outcome under its key, sealed (the replay store holds nothing in plain text). */
+async function storeOutcome(ctx: TenantCtx, tx: Querier, keyOf: ReturnType<typeof keyFacts>["keyOf"], fingerprint: string, result: Outcome): Promise<void> {
+  await insertRow(tx, idempotencyKeys, {
+    ...keyOf,
+    fingerprint,
+    status: result.status,
+    ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
+    createdAt: ctx.nowIso,
+  });
+}
+
 /** Keyed requests of routes that call outside services, serialised per key scope in this process. */
 const outsideKeys = new KeyedMutex();
 
@@ -170,13 +181,7 @@ export async function runIdempotentOutside<T extends Outcome>(
           await inOwnTx(ctx, async (ctx) => {
             const tx = writer(ctx);
             if ((await findKey(tx).all(keyOf))[0]) return;
-            await insertRow(tx, idempotencyKeys, {
-              ...keyOf,
-              fingerprint,
-              status: result.status,
-              ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
-              createdAt: ctx.nowIso,
-            });
+            await storeOutcome(ctx, tx, keyOf, fingerprint, result);
           });
         }
         return { replayed: false as const, result };
@@ -209,13 +214,7 @@ export async function runIdempotent<T extends Outcome>(
       if (stored) return { replayed: true as const, result: stored };
       const result = await run(ctx);
       if (isStored(result)) {
-        await insertRow(tx, idempotencyKeys, {
-          ...keyOf,
-          fingerprint,
-          status: result.status,
-          ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
-          createdAt: ctx.nowIso,
-        });
+        await storeOutcome(ctx, tx, keyOf, fingerprint, result);
       }
       return { replayed: false as const, result };
     });
