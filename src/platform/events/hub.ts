@@ -30,6 +30,8 @@ export interface OutboxEvent {
   type: string;
   /** The event body, as webhooks receive it: `{ id, type, partnerId, occurredAt, data }`. */
   payload: Record<string, unknown>;
+  /** Its SSE message, written once per event for every subscriber that may see it. */
+  frame: string;
 }
 
 /** Which events a viewer may see; built again after every access check (the family decides). */
@@ -85,7 +87,7 @@ class Subscriber {
       if (!this.open) return;
       if (r.seq <= this.cursor) continue;
       this.cursor = r.seq;
-      if (this.filter(r)) this.write(`id: ${r.seq}\nevent: ${r.type}\ndata: ${JSON.stringify(r.payload)}\n\n`);
+      if (this.filter(r)) this.write(r.frame);
     }
   }
 
@@ -126,7 +128,10 @@ async function readRows(handle: TenantHandle, after: number, upTo?: number): Pro
     .where(upTo === undefined ? sql`"outbox"."rowid" > ${after}` : sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= ${upTo}`)
     .orderBy(sql`"outbox"."rowid"`)
     .limit(BATCH);
-  return rows.map((r) => ({ seq: Number(r.seq), type: r.kind, payload: r.payload }));
+  return rows.map((r) => {
+    const seq = Number(r.seq);
+    return { seq, type: r.kind, payload: r.payload, frame: `id: ${seq}\nevent: ${r.kind}\ndata: ${JSON.stringify(r.payload)}\n\n` };
+  });
 }
 
 export interface SubscribeOptions {
