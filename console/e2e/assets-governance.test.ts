@@ -6,7 +6,7 @@
 // warning and the paged delivery history. axe-core checks every page and open dialog.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
 import { A, Tab, call as apiCall } from "./assets-kit.ts";
 
 const STORY_MS = 30_000;
@@ -82,7 +82,7 @@ e2eDescribe("asset governance", () => {
     await otto.getByText("You may decide").waitFor();
     // Step-up is said before the click.
     const approve = otto.getByRole("button", { name: /^Approve the lifecycle disposition case of Otto Operator/ });
-    await expect(page.locator(`[id="${await approve.getAttribute("aria-describedby")}"]`).textContent()).resolves.toContain("Needs a recent passkey or MFA sign-in");
+    await expectText(page.locator(`[id="${await approve.getAttribute("aria-describedby")}"]`), "Needs a recent passkey or MFA sign-in");
     await expectNoAxeViolations(page, "the reviewer queue");
     await screenshot(page, "assets-reviews");
     await approve.click();
@@ -113,7 +113,7 @@ e2eDescribe("asset governance", () => {
     await signIn(page, env, "adam", { ageSeconds: 1200 }, "/console/assets/reviews/policies");
     const approve = page.getByRole("button", { name: /^Approve the custody policy revision 1/ });
     await expect(approve.getAttribute("aria-disabled")).resolves.toBe("true");
-    await expect(page.locator(`[id="${await approve.getAttribute("aria-describedby")}"]`).textContent()).resolves.toContain("Needs a recent passkey or MFA sign-in (within the last 15 minutes).");
+    await expectText(page.locator(`[id="${await approve.getAttribute("aria-describedby")}"]`), "Needs a recent passkey or MFA sign-in (within the last 15 minutes).");
     await approve.click({ force: true });
     await expect(page.getByRole("dialog").count()).resolves.toBe(0);
     await expectNoAxeViolations(page, "the policy queue (step-up lapsed)");
@@ -140,9 +140,9 @@ e2eDescribe("asset governance", () => {
     await page.getByRole("alert").filter({ hasText: "This file cannot be imported as it is" }).waitFor();
     const rows = page.getByRole("table", { name: "Rows of the file" });
     // Data rows count from 1 (the header is not a row).
-    await expect(rows.getByRole("row", { name: /^2\b/ }).textContent()).resolves.toMatch(/Grinder.*Error:.*location/);
-    await expect(rows.getByRole("row", { name: /^3\b/ }).textContent()).resolves.toMatch(/Saw.*Error:.*condition/);
-    await expect(rows.getByRole("row", { name: /^1\b/ }).textContent()).resolves.toMatch(/Welder.*None/);
+    await expectText(rows.getByRole("row", { name: /^2\b/ }), /Grinder.*Error:.*location/);
+    await expectText(rows.getByRole("row", { name: /^3\b/ }), /Saw.*Error:.*condition/);
+    await expectText(rows.getByRole("row", { name: /^1\b/ }), /Welder.*None/);
     await expect(page.getByRole("button", { name: /Commit import/ }).count()).resolves.toBe(0);
     await expectNoAxeViolations(page, "an import with problems");
 
@@ -167,7 +167,7 @@ e2eDescribe("asset governance", () => {
     await row.waitFor();
     expect((await row.getByRole("cell").allTextContents()).slice(0, 6)).toEqual(["0.00", "36000.00", "6000.00", "0.00", "0.00", "30000.00"]);
     const totals = page.getByRole("table", { name: "Totals over all 1 assets (EUR)" });
-    await expect(totals.getByRole("row", { name: /Main book/ }).textContent()).resolves.toContain("30000.00");
+    await expectText(totals.getByRole("row", { name: /Main book/ }), "30000.00");
     await expectNoAxeViolations(page, "the rollforward");
 
     await page.getByRole("link", { name: "Depreciation schedule" }).click();
@@ -175,8 +175,8 @@ e2eDescribe("asset governance", () => {
     await page.getByRole("button", { name: "Show schedule" }).click();
     await page.getByRole("img", { name: /Line chart of Carrying amount \(solid line\), Accumulated depreciation \(dashed line\)/ }).waitFor();
     const values = page.getByRole("table", { name: /Carrying amount and accumulated depreciation by month \(EUR\) \(table\)/ });
-    await expect(values.getByRole("row", { name: new RegExp(`^${YEAR}-01`) }).textContent()).resolves.toContain("35,000.00");
-    await expect(page.locator(".facts").textContent()).resolves.toContain("36 (12 posted)");
+    await expectText(values.getByRole("row", { name: new RegExp(`^${YEAR}-01`) }), "35,000.00");
+    await expectText(page.locator(".facts"), "36 (12 posted)");
     await expectNoAxeViolations(page, "the depreciation schedule");
     await screenshot(page, "assets-finance");
   }, STORY_MS);

@@ -5,7 +5,7 @@
 // exact summary, and acknowledging an alert the alerts job raised. axe-core checks every page.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
 import { Tab, call as apiCall } from "./assets-kit.ts";
 
 const STORY_MS = 40_000;
@@ -220,8 +220,8 @@ e2eDescribe("asset operations", () => {
     const open = page.getByRole("region", { name: /^Open/ });
     await open.getByRole("checkbox", { name: "Unload truck 1" }).waitFor();
     const summary = page.getByRole("table", { name: "Open tasks by type (table)" });
-    await expect(summary.getByRole("row", { name: /^Receiving/ }).textContent()).resolves.toContain("2");
-    await expect(page.locator(".stats").textContent()).resolves.toContain("Urgent and unassigned1");
+    await expectText(summary.getByRole("row", { name: /^Receiving/ }), "2");
+    await expectText(page.locator(".stats"), "Urgent and unassigned1");
 
     await open.getByRole("checkbox", { name: "Unload truck 1" }).check();
     await open.getByRole("checkbox", { name: "Check bay 3" }).check();
@@ -234,7 +234,7 @@ e2eDescribe("asset operations", () => {
     await bar.getByRole("button", { name: "Assign selected" }).click();
     const refusal = page.getByRole("alert").filter({ hasText: "Nothing was assigned." });
     await refusal.waitFor();
-    await expect(refusal.textContent()).resolves.toContain(`Check bay 3 (${ids.bay})`);
+    await expectText(refusal, `Check bay 3 (${ids.bay})`);
     await expect(refusal.textContent()).resolves.not.toContain(ids.unload1);
     await expectNoAxeViolations(page, "the hub board with a refused assignment");
     expect((await call("maya", "GET", `/hub/tasks/${ids.unload1}`)).status).toBe("open");
@@ -247,8 +247,8 @@ e2eDescribe("asset operations", () => {
     await toast("Assigned 1 task to Otto Operator.");
     const assigned = page.getByRole("region", { name: /^Assigned/ });
     await assigned.getByText("Unload truck 1").waitFor();
-    await expect(summary.getByRole("row", { name: /^Receiving/ }).textContent()).resolves.toContain("2");
-    await expect(page.locator(".stats").textContent()).resolves.toContain("Unassigned1");
+    await expectText(summary.getByRole("row", { name: /^Receiving/ }), "2");
+    await expectText(page.locator(".stats"), "Unassigned1");
     await assigned.getByRole("button", { name: "Start “Unload truck 1”" }).click();
     await page.getByRole("region", { name: /^In progress/ }).getByText("Unload truck 1").waitFor();
     await screenshot(page, "assets-hub");

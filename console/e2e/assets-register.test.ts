@@ -5,7 +5,7 @@
 // browser has BarcodeDetector). axe-core checks every page and open dialog.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type User } from "./harness.ts";
 import { A, Tab, call as apiCall } from "./assets-kit.ts";
 
 const STORY_MS = 30_000;
@@ -55,8 +55,8 @@ e2eDescribe("asset register and custody", () => {
     await page.getByRole("heading", { level: 1, name: "Owned register" }).waitFor();
     // The summary: charts with their tables (32 items: 2 active, 30 planned incl. the loaned one).
     const byLifecycle = page.getByRole("table", { name: "Register by lifecycle (table)" });
-    await expect(byLifecycle.getByRole("row", { name: /^Planned/ }).textContent()).resolves.toContain("29");
-    await expect(byLifecycle.getByRole("row", { name: /^Active/ }).textContent()).resolves.toContain("2");
+    await expectText(byLifecycle.getByRole("row", { name: /^Planned/ }), "29");
+    await expectText(byLifecycle.getByRole("row", { name: /^Active/ }), "2");
     await expect(page.getByRole("img", { name: /Bar chart of Items by availability/ }).count()).resolves.toBe(1);
     await status().filter({ hasText: "of 30" }).waitFor();
     await screenshot(page, "assets-register");
@@ -100,9 +100,9 @@ e2eDescribe("asset register and custody", () => {
     await page.getByRole("table", { name: "Results for “cordless”" }).getByRole("link", { name: "Cordless drill" }).click();
     await page.getByRole("heading", { level: 1, name: "Cordless drill" }).waitFor();
     await page.getByRole("heading", { name: "Identity" }).waitFor();
-    await expect(page.locator(".facts").first().textContent()).resolves.toContain("DR-0001");
+    await expectText(page.locator(".facts").first(), "DR-0001");
     await page.getByRole("table", { name: "Identifiers of the item" }).getByRole("row", { name: /TAG-0001/ }).waitFor();
-    await expect(page.getByRole("region", { name: "What holds it" }).textContent()).resolves.toContain("Nothing holds it");
+    await expectText(page.getByRole("region", { name: "What holds it" }), "Nothing holds it");
     const movements = page.getByRole("table", { name: "Movements, newest first" });
     for (const kind of ["Registered", "Activated", "Tagged"]) await movements.getByRole("row", { name: new RegExp(kind) }).waitFor();
     await expectNoAxeViolations(page, "the item's detail");
@@ -192,11 +192,11 @@ e2eDescribe("asset register and custody", () => {
     await page.getByRole("button", { name: "Resolve" }).click();
     const found = page.getByRole("region", { name: "Found: Cordless drill" });
     await found.waitFor();
-    await expect(found.textContent()).resolves.toContain("Nobody: not checked out");
+    await expectText(found, "Nobody: not checked out");
     await expectNoAxeViolations(page, "a resolved scan");
     await page.getByRole("textbox", { name: "Scanned value" }).fill("NOPE-404");
     await page.getByRole("button", { name: "Resolve" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "No item for “NOPE-404”" }).textContent()).resolves.toContain("Looked up");
+    await expectText(page.getByRole("alert").filter({ hasText: "No item for “NOPE-404”" }), "Looked up");
     await expectNoAxeViolations(page, "an unresolved scan");
 
     // A browser that has the API (stubbed here): the camera button is there.

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { loadConfig } from "../../src/env.ts";
 import { startServer, type RunningServer } from "../../src/main.ts";
 import { mintToken, type MintOptions } from "../../src/platform/auth/mint.ts";
@@ -264,4 +264,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** The id (or tag) of the focused element. */
 export function focusedElement(page: Page): Promise<string> {
   return page.evaluate(`(() => { const e = document.activeElement; return e ? (e.id || e.tagName.toLowerCase()) : ""; })()`) as Promise<string>;
+}
+
+/**
+ * Waits until the element's text contains `text` (case-sensitive, as toContain), instead of
+ * reading it once: pages re-render after each answer and live event, so a read right after an
+ * action can see the previous render. Fails with the text the element last had.
+ */
+export async function expectText(locator: Locator, text: string | RegExp, timeout = 10_000): Promise<void> {
+  const pattern = typeof text === "string" ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : text;
+  try {
+    await locator.filter({ hasText: pattern }).first().waitFor({ state: "attached", timeout });
+  } catch {
+    const last = await locator.first().textContent({ timeout: 1_000 }).catch(() => "(no such element)");
+    throw new Error(`expected ${locator} to contain ${pattern} within ${timeout} ms; it reads: ${JSON.stringify(last)}`);
+  }
 }

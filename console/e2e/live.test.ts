@@ -6,7 +6,7 @@
 // within 5 s came through the stream.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, signIn, startConsoleEnv, type ConsoleEnv } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, signIn, startConsoleEnv, type ConsoleEnv } from "./harness.ts";
 import { call, Tab } from "./assets-kit.ts";
 import { withTx } from "../../src/platform/db/transactions.ts";
 import { systemContext } from "../../src/platform/tenancy/tenant-context.ts";
@@ -59,7 +59,7 @@ e2eDescribe("live updates", () => {
     await call(env, "otto", "POST", "/hub/tasks", { taskType: "quality", title: "Inspect returned drills" });
     const open = page.locator("section.board-column", { has: page.getByRole("heading", { level: 3, name: /^Open/ }) });
     await open.getByText("Inspect returned drills").waitFor({ timeout: LIVE_MS });
-    await expect(open.getByRole("heading", { level: 3 }).textContent()).resolves.toContain("(1)");
+    await expectText(open.getByRole("heading", { level: 3 }), "(1)");
 
     // The alerts list: the alerts job raises one (as the scheduler would, in the server's process).
     await go("Alerts", "Alerts");

@@ -3,7 +3,7 @@
 // the callback, and a fresh sign-in (max_age=0) when a step-up action needs one.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, openConsole, startConsoleEnv, type ConsoleEnv, type ConsolePage } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, openConsole, startConsoleEnv, type ConsoleEnv, type ConsolePage } from "./harness.ts";
 import { startOidcProvider, type OidcProvider } from "./oidc-provider.ts";
 
 const STORY_MS = 30_000;
@@ -79,6 +79,6 @@ e2eDescribe("console sign-in through OpenID Connect", () => {
   test("the callback refuses an answer that does not belong to this tab's request", async () => {
     const { page } = cp;
     await page.goto("/console/callback?code=forged&state=not-mine");
-    await expect(page.getByRole("alert").textContent()).resolves.toMatch(/No sign-in was in progress|state mismatch/);
+    await expectText(page.getByRole("alert"), /No sign-in was in progress|state mismatch/);
   }, STORY_MS);
 });

@@ -5,7 +5,7 @@
 // and applied; a draft is cancelled with its reason. axe-core on every page and dialog.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, openConsole, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type ConsolePage, type User } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, openConsole, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type ConsolePage, type User } from "./harness.ts";
 
 const STORY_MS = 30_000;
 const HOOK_MS = 60_000;
@@ -89,8 +89,8 @@ e2eDescribe("planning: change sets", () => {
     ]);
     await state("Submitted");
     const changes = page.getByRole("table", { name: "Changes proposed" });
-    expect(await changes.getByRole("row", { name: /Event: Spring gala/ }).textContent()).toContain("Name: Spring gala night");
-    expect(await changes.getByRole("row", { name: /Tier: Standard/ }).textContent()).toContain("Price: 30.00 EUR");
+    await expectText(changes.getByRole("row", { name: /Event: Spring gala/ }), "Name: Spring gala night");
+    await expectText(changes.getByRole("row", { name: /Tier: Standard/ }), "Price: 30.00 EUR");
     await page.getByText("You proposed this change set, so you cannot review it").waitFor();
     expect(await page.getByRole("button", { name: "Review" }).count()).toBe(0);
     await expectNoAxeViolations(page, "a submitted change set seen by its author");
@@ -113,7 +113,7 @@ e2eDescribe("planning: change sets", () => {
     await cancel.getByLabel("Why it is withdrawn").fill("Sponsor covers it.");
     await cancel.getByRole("button", { name: "Cancel change set" }).click();
     await state("Cancelled");
-    expect(await page.locator(".facts").textContent()).toContain("Sponsor covers it.");
+    await expectText(page.locator(".facts"), "Sponsor covers it.");
 
     await page.getByRole("navigation", { name: "Project sections" }).getByRole("link", { name: "Change sets" }).click();
     await page.getByRole("status").filter({ hasText: "Showing 1–3 of 3" }).waitFor();
@@ -123,7 +123,7 @@ e2eDescribe("planning: change sets", () => {
   test("a manager finds the proposal in My work and approves it; without planning_apply they cannot apply", async () => {
     await as("maya", "/console/planning/my-work");
     const row = page.getByRole("row", { name: /Rename and reprice/ });
-    expect(await row.textContent()).toContain("Review");
+    await expectText(row, "Review");
     await row.getByRole("link", { name: "Rename and reprice" }).click();
     await page.getByRole("heading", { level: 1, name: "Change set: Rename and reprice" }).waitFor();
     await page.getByRole("button", { name: "Review" }).click();
@@ -157,7 +157,7 @@ e2eDescribe("planning: change sets", () => {
     const conflicts = page.getByRole("region", { name: "Conflicts: nothing was applied" });
     await conflicts.waitFor();
     const stale = conflicts.getByRole("row", { name: /Event: Spring gala/ });
-    expect(await stale.textContent()).toContain("changed ");
+    await expectText(stale, "changed ");
     expect(await conflicts.getByRole("row").count()).toBe(2);
     await state("Conflicted");
     expect(applies).toHaveLength(1);

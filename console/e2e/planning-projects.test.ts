@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { e2eDescribe, expectNoAxeViolations, launchBrowser, openConsole, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type ConsolePage, type User } from "./harness.ts";
+import { e2eDescribe, expectNoAxeViolations, expectText, launchBrowser, openConsole, screenshot, signIn, startConsoleEnv, type ConsoleEnv, type ConsolePage, type User } from "./harness.ts";
 
 const STORY_MS = 30_000;
 const HOOK_MS = 60_000;
@@ -63,12 +63,12 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     await page.getByRole("heading", { level: 1, name: "Spring gala" }).waitFor();
     projectId = page.url().split("/").at(-1)!;
     expect(projectId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await page.locator(".facts").first().textContent()).toContain("Lead");
+    await expectText(page.locator(".facts").first(), "Lead");
     await expectNoAxeViolations(page, "the project workspace");
 
     await page.getByRole("button", { name: "Edit project" }).click();
     const edit = page.getByRole("dialog", { name: "Edit Spring gala" });
-    expect(await edit.textContent()).toContain("Editing version 1");
+    await expectText(edit, "Editing version 1");
     await edit.getByLabel("Name").fill("Spring gala 2026");
     await edit.getByRole("button", { name: "Save" }).click();
     await page.getByRole("heading", { level: 1, name: "Spring gala 2026" }).waitFor();
@@ -81,15 +81,15 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     // The page is live: it learns of version 3 while the form is open, and the form says so;
     // the save still names version 2, the one the form was filled from (no lost update).
     await stale.getByRole("status").filter({ hasText: "Someone saved version 3 since you opened this form" }).waitFor();
-    expect(await stale.textContent()).toContain("Editing version 2");
+    await expectText(stale, "Editing version 2");
     await stale.getByLabel("Name").fill("Spring gala (stale)");
     await stale.getByRole("button", { name: "Save" }).click();
-    expect(await stale.getByRole("alert").textContent()).toContain("Version conflict");
-    expect(await stale.getByRole("alert").textContent()).toContain("Someone saved a newer version meanwhile");
+    await expectText(stale.getByRole("alert"), "Version conflict");
+    await expectText(stale.getByRole("alert"), "Someone saved a newer version meanwhile");
     await expectNoAxeViolations(page, "the edit dialog after a version conflict");
     await stale.getByRole("button", { name: "Close dialog" }).click();
     await page.getByText("Main hall").waitFor();
-    expect(await page.locator(".facts").first().textContent()).toContain("3 (updated");
+    await expectText(page.locator(".facts").first(), "3 (updated");
 
     // State moves of contract §9; a paused project resumes only to where it was.
     const state = (word: string) => page.locator(".facts .badge", { hasText: word }).first().waitFor();
@@ -149,7 +149,7 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     expect(await page.locator(".gantt-svg path[marker-end]").count()).toBe(2);
     expect(await page.locator(".gantt-svg text", { hasText: /^FS$/ }).count()).toBe(1);
     expect(await page.locator(".gantt-svg text", { hasText: /^FF$/ }).count()).toBe(1);
-    expect(await table.getByRole("row", { name: /^Sound check/ }).textContent()).toContain("Stage build (finish to start)");
+    await expectText(table.getByRole("row", { name: /^Sound check/ }), "Stage build (finish to start)");
 
     // A loop is refused: the API's cycle_detected message, and the loop in titles.
     await add.getByLabel("Predecessor").selectOption({ label: "Doors open" });
@@ -157,8 +157,8 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     await add.getByLabel("Kind").selectOption("start_to_start");
     await add.getByRole("button", { name: "Add dependency" }).click();
     const alert = add.getByRole("alert");
-    expect(await alert.textContent()).toContain("Cycle detected: the dependency would close the cycle");
-    expect(await alert.textContent()).toContain("The loop it would close: Doors open → Stage build → Sound check → Doors open.");
+    await expectText(alert, "Cycle detected: the dependency would close the cycle");
+    await expectText(alert, "The loop it would close: Doors open → Stage build → Sound check → Doors open.");
     await expectNoAxeViolations(page, "the timeline with a refused cycle");
 
     // Keyboard: one tab stop into the chart, then the arrow keys; each bar reads its details.
@@ -177,6 +177,7 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     expect(sound).toContain("assigned to otto");
     expect(sound).toContain("depends on Stage build (finish to start)");
     expect(sound).toContain("needed by Doors open (finish to finish, lag 1 h)");
+    await expectText(page.locator(".gantt-details"), sound);
     expect(await page.locator(".gantt-details").textContent()).toBe(sound);
     await page.keyboard.press("End");
     expect(await label()).toStartWith("Doors open: open, no start, due 22 Nov 2026, 18:00 GMT");
@@ -254,9 +255,9 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     await toast("Added minutes revision 4 (published).");
     const revisions = page.getByRole("table", { name: "Minutes revisions, oldest first" });
     await revisions.getByRole("row", { name: /^Revision 3/ }).filter({ hasText: "Superseded by revision 4" }).waitFor();
-    expect(await revisions.getByRole("row", { name: /^Revision 1/ }).textContent()).toContain("Draft");
-    expect(await revisions.getByRole("row", { name: /^Revision 2/ }).textContent()).toContain("In review");
-    expect(await revisions.getByRole("row", { name: /^Revision 4/ }).textContent()).toContain("Published");
+    await expectText(revisions.getByRole("row", { name: /^Revision 1/ }), "Draft");
+    await expectText(revisions.getByRole("row", { name: /^Revision 2/ }), "In review");
+    await expectText(revisions.getByRole("row", { name: /^Revision 4/ }), "Published");
     await page.getByText("Crew call moved to 06:30.").waitFor();
     await expectNoAxeViolations(page, "a meeting with its agenda and minutes");
     await screenshot(page, "planning-meeting");
@@ -266,8 +267,8 @@ e2eDescribe("planning: projects, timeline, meetings, my work", () => {
     await as("otto", "/console/planning/my-work");
     await page.getByRole("heading", { level: 1, name: "My work" }).waitFor();
     await page.getByRole("status").filter({ hasText: "Showing 1–2 of 2" }).waitFor();
-    expect(await page.getByRole("row", { name: /Sound check/ }).textContent()).toContain("Task");
-    expect(await page.getByRole("row", { name: /Production meeting/ }).textContent()).toContain("Meeting");
+    await expectText(page.getByRole("row", { name: /Sound check/ }), "Task");
+    await expectText(page.getByRole("row", { name: /Production meeting/ }), "Meeting");
     await expectNoAxeViolations(page, "My work");
     await page.locator("summary", { hasText: "Filters" }).click();
     await page.getByRole("group", { name: "Kind" }).getByLabel("Meetings").check();

@@ -7,6 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import {
   e2eDescribe,
   expectNoAxeViolations,
+  expectText,
   focusedElement,
   launchBrowser,
   openConsole,
@@ -62,7 +63,7 @@ e2eDescribe("console shell", () => {
     // Not a token: said next to the field, nothing stored.
     await page.getByRole("textbox", { name: /Bearer token/ }).fill("not-a-token");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toContain("This is not a bearer token");
+    await expectText(page.getByRole("alert"), "This is not a bearer token");
     expect(await page.evaluate("sessionStorage.getItem('console.token')")).toBeNull();
 
     const token = await signIn(page, env, "olivia");
@@ -72,11 +73,11 @@ e2eDescribe("console shell", () => {
     expect(await page.evaluate("localStorage.length")).toBe(0);
     expect(await page.evaluate("document.cookie")).toBe("");
     await expect(page.locator("#partner-select").inputValue()).resolves.toBe("acme");
-    await expect(page.locator(".facts").textContent()).resolves.toContain("Owner");
+    await expectText(page.locator(".facts"), "Owner");
     // The summary counts the seeded drill: one planned item, as a chart and its table.
     await page.getByRole("table", { name: "Items by lifecycle (table)" }).waitFor();
     const planned = page.getByRole("table", { name: "Items by lifecycle (table)" }).getByRole("row", { name: /Planned/ });
-    await expect(planned.textContent()).resolves.toContain("1");
+    await expectText(planned, "1");
     await expect(page.getByRole("img", { name: /Bar chart of Items by lifecycle/ }).count()).resolves.toBe(1);
     await expectNoAxeViolations(page, "the overview");
     await screenshot(page, "console-overview");
@@ -89,7 +90,7 @@ e2eDescribe("console shell", () => {
     await page.getByRole("button", { name: "Switch" }).click();
     // Viewer at Beta Events: no webhooks (ams_admin), and the facts say so.
     await page.locator(".facts", { hasText: "Beta Events" }).waitFor();
-    await expect(page.locator(".facts").textContent()).resolves.toContain("Viewer");
+    await expectText(page.locator(".facts"), "Viewer");
     await expect(nav.getByRole("link", { name: "Webhooks" }).count()).resolves.toBe(0);
     await expect(nav.getByRole("link", { name: "Owned register" }).count()).resolves.toBe(1);
     // The register there is Beta's: empty.
@@ -135,7 +136,7 @@ e2eDescribe("console shell", () => {
     await expect(page.getByRole("button", { name: "Register asset" }).count()).resolves.toBe(0);
     await expect(page.getByRole("button", { name: /Activate/ }).count()).resolves.toBe(0);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).count()).resolves.toBe(0);
-    await expect(page.getByRole("status").filter({ hasText: "Showing" }).textContent()).resolves.toContain("Showing 1–1 of 1");
+    await expectText(page.getByRole("status").filter({ hasText: "Showing" }), "Showing 1–1 of 1");
     await expectNoAxeViolations(page, "the owned register (viewer)");
 
     await freshTab();
@@ -156,13 +157,13 @@ e2eDescribe("console shell", () => {
     const name = dialog.getByLabel("Name");
     await dialog.locator('input[name="name"][aria-invalid="true"]').waitFor();
     const describedBy = (await name.getAttribute("aria-describedby"))!;
-    await expect(page.locator(`[id="${describedBy}"]`).textContent()).resolves.toMatch(/\S/);
+    await expectText(page.locator(`[id="${describedBy}"]`), /\S/);
     await expectNoAxeViolations(page, "the register dialog with a field error");
     await name.fill("Laser level");
     await dialog.getByRole("button", { name: "Register" }).click();
     await page.getByRole("status").filter({ hasText: "Registered Laser level" }).waitFor();
     await page.getByRole("row", { name: /Laser level/ }).waitFor();
-    await expect(page.getByRole("status").filter({ hasText: "Showing" }).textContent()).resolves.toContain("of 2");
+    await expectText(page.getByRole("status").filter({ hasText: "Showing" }), "of 2");
     await page.getByRole("button", { name: "Activate Laser level" }).click();
     await page.getByRole("row", { name: /Laser level/ }).filter({ hasText: "Active" }).waitFor();
     // The refused attempt and its corrected retry are one user action: one key (the API stored
@@ -203,7 +204,7 @@ e2eDescribe("console shell", () => {
     const create = page.getByRole("button", { name: "Create webhook" });
     await expect(create.getAttribute("aria-disabled")).resolves.toBe("true");
     const note = page.locator(`[id="${await create.getAttribute("aria-describedby")}"]`);
-    await expect(note.textContent()).resolves.toContain("Needs a recent passkey or MFA sign-in");
+    await expectText(note, "Needs a recent passkey or MFA sign-in");
     // Clicked anyway (it stays focusable so its reason is found): nothing opens, no request is sent.
     await create.click({ force: true });
     await expect(page.getByRole("dialog").count()).resolves.toBe(0);
@@ -214,7 +215,7 @@ e2eDescribe("console shell", () => {
     const fresh = page.getByRole("button", { name: "Create webhook" });
     await fresh.waitFor();
     await expect(fresh.getAttribute("aria-disabled")).resolves.toBeNull();
-    await expect(page.locator(`[id="${await fresh.getAttribute("aria-describedby")}"]`).textContent()).resolves.toContain("valid for 15 more minutes");
+    await expectText(page.locator(`[id="${await fresh.getAttribute("aria-describedby")}"]`), "valid for 15 more minutes");
     await fresh.click();
     const dialog = page.getByRole("dialog", { name: "Create a webhook endpoint" });
     await dialog.getByLabel("URL").fill(`${env.url}/hooks`);
@@ -260,7 +261,7 @@ e2eDescribe("console shell", () => {
     await page.goto("/console/");
     await page.getByRole("textbox", { name: /Bearer token/ }).fill(old);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toContain("This token expired");
+    await expectText(page.getByRole("alert"), "This token expired");
 
     await signIn(page, env, "olivia", { ttlSeconds: 3 });
     await page.getByRole("heading", { level: 1, name: "Sign in to the operator console" }).waitFor({ timeout: 8000 });

@@ -55,6 +55,8 @@ type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick" | "di
   /** Styles it as destructive (the confirmation is the caller's: see ConfirmButton). */
   destructive?: boolean;
   pending?: boolean;
+  /** Not yet possible (a form still lacks its input): aria-disabled, so it stays focusable next to what it needs. */
+  disabled?: boolean;
   type?: "button" | "submit";
 };
 
@@ -62,7 +64,7 @@ type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick" | "di
  * A button for one operation: hidden without the capability; with x-step-up, described by the
  * step-up note and aria-disabled (still focusable, so the reason is found) when it has lapsed.
  */
-export function ActionButton({ op, onClick, children, destructive, pending, type = "button", class: cls, ...rest }: ButtonProps) {
+export function ActionButton({ op, onClick, children, destructive, pending, disabled, type = "button", class: cls, ...rest }: ButtonProps) {
   const caller = useCaller();
   const noteId = useId();
   if (!caller.can(op)) return null;
@@ -74,10 +76,10 @@ export function ActionButton({ op, onClick, children, destructive, pending, type
         {...rest}
         type={type}
         class={`button${destructive ? " button-danger" : ""}${cls ? ` ${cls}` : ""}`}
-        aria-disabled={blocked || pending ? "true" : undefined}
+        aria-disabled={blocked || pending || disabled ? "true" : undefined}
         aria-describedby={stepUp ? noteId : undefined}
         onClick={(e) => {
-          if (blocked || pending) {
+          if (blocked || pending || disabled) {
             e.preventDefault();
             return;
           }

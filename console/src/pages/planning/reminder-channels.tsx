@@ -68,6 +68,8 @@ function CodeForm({ label, button, action, onDone, hint }: { label: string; butt
       class="inline-form"
       onSubmit={async (e) => {
         e.preventDefault();
+        // Nothing to verify yet (Enter in an empty field): the button says so by being disabled.
+        if (!code.trim()) return;
         const r = await action.go({ code: code.trim() });
         if (r.ok) {
           setCode("");
@@ -76,7 +78,7 @@ function CodeForm({ label, button, action, onDone, hint }: { label: string; butt
       }}
     >
       <Field label={label} name="code" autoComplete="one-time-code" value={code} hint={hint} onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)} errors={action.fieldErrors} />
-      <ActionButton op={op("planning", "POST /projects/{projectId}/my-reminder-channels/{channel}/{action}")} type="submit" pending={action.pending} onClick={() => undefined}>
+      <ActionButton op={op("planning", "POST /projects/{projectId}/my-reminder-channels/{channel}/{action}")} type="submit" pending={action.pending} disabled={!code.trim()} onClick={() => undefined}>
         {button}
       </ActionButton>
     </form>
