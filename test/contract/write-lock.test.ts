@@ -36,3 +36,23 @@ test("a backed-up writer: duplicate in progress is 409, others 503, nothing half
   expect((await create("Alpha", "key-a")).status).toBe(201);
   expect((await create("Beta", "key-b")).status).toBe(201);
 });
+
+test("a partner's held write lock holds up none of another partner's writers", async () => {
+  await env.provision("globex");
+  await env.member("globex", "ann", "viewer");
+  let release!: () => void;
+  const held = env.deps.tenancy.locks.run("acme", () => new Promise<void>((r) => (release = r)), 60_000);
+  await Bun.sleep(5);
+  try {
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const res = await env.call("POST", "/api/assets/saved-views?partnerId=globex", { token: t, idem: `other-${i}`, body: { name: `Other ${i}`, surface: "owned", query: {} } });
+      expect(res.status).toBe(201);
+      // Far below WRITE_LOCK_TIMEOUT_MS (150): the writer did not queue behind acme's holder.
+      expect(performance.now() - started).toBeLessThan(100);
+    }
+  } finally {
+    release();
+    await held;
+  }
+});
