@@ -2,14 +2,17 @@
 // (focus stays inside), Escape closes it, it is labelled by its heading, and closing it
 // returns focus to the control that opened it.
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useEffect, useId, useLayoutEffect, useRef } from "preact/hooks";
 
 export function Dialog({ open, title, onClose, children, describedBy }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren; describedBy?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   const headingId = useId();
 
-  useEffect(() => {
+  // A layout effect: the modal opens and closes in the same render as its content, so the
+  // page is never inert behind a dialog that already looks closed (a click or typing there
+  // went nowhere until the next frame).
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
