@@ -13,6 +13,7 @@ import { CACHE_CONTROL_PRIVATE } from "./platform/http/conditional.ts";
 import { logRequest, newRequestFacts, requestFacts } from "./platform/http/access-log.ts";
 import { traceIdOf } from "./platform/http/trace-context.ts";
 import { mountConsole } from "./platform/http/console-assets.ts";
+import { StaticFirstRouter } from "./platform/http/static-first-router.ts";
 import type { Deps } from "./deps.ts";
 import { allRoutes } from "./routes.ts";
 
@@ -45,7 +46,7 @@ function contentStoreFailure(err: unknown): ContentStoreError | undefined {
 }
 
 export function createApp(deps: Deps, routes: AnyRoute[] = allRoutes) {
-  const app = new Hono();
+  const app = new Hono({ router: new StaticFirstRouter() });
   refuseAmbiguousTemplates(routes);
   const methods = routeMethods(routes);
   app.use(envelope(deps, methods));
@@ -153,24 +154,26 @@ function envelope(deps: Deps, methods: RouteMethods) {
       facts.route = c.req.path;
       c.res = methods.notAllowed(c, methods.allowedAt(c.req.path));
     } else await next();
-    c.res.headers.set("API-Version", API_VERSION);
-    c.res.headers.set("X-Request-Id", requestId);
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    const headers = c.res.headers;
+    headers.set("API-Version", API_VERSION);
+    headers.set("X-Request-Id", requestId);
+    headers.set("X-Content-Type-Options", "nosniff");
     // Per-caller data: shared caches must not keep it, private ones must revalidate.
-    if (c.req.header("authorization") !== undefined && !c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", CACHE_CONTROL_PRIVATE);
+    if (c.req.header("authorization") !== undefined && !headers.has("Cache-Control")) headers.set("Cache-Control", CACHE_CONTROL_PRIVATE);
     if (facts.rateLimit) {
       // IETF RateLimit fields on every answer the limiter counted (the 429 carries its own).
-      c.res.headers.set("RateLimit-Policy", deps.rateLimiter.policy);
-      c.res.headers.set("RateLimit", deps.rateLimiter.field(facts.rateLimit));
+      headers.set("RateLimit-Policy", deps.rateLimiter.policy);
+      headers.set("RateLimit", deps.rateLimiter.field(facts.rateLimit));
     }
-    if (c.req.method === "HEAD" && c.res.body) {
+    const method = c.req.method;
+    if (method === "HEAD" && c.res.body) {
       // HEAD runs the GET; its Content-Length must be the GET's, not the empty body's (RFC 9110 §9.3.2).
       const length = (await c.res.arrayBuffer()).byteLength;
-      const headers = new Headers(c.res.headers);
-      headers.set("Content-Length", String(length));
-      c.res = new Response(null, { status: c.res.status, headers });
+      const withLength = new Headers(c.res.headers);
+      withLength.set("Content-Length", String(length));
+      c.res = new Response(null, { status: c.res.status, headers: withLength });
     }
-    logRequest(deps.log, facts, requestId, c.req.method, c.res, started);
+    logRequest(deps.log, facts, requestId, method, c.res, started);
   };
 }
 

@@ -49,12 +49,31 @@ function writeStderr(line: string): void {
   if (pending.length >= 65_536) flushStderr();
 }
 
+/** The current time as ISO text, formatted once per millisecond (a busy server logs many lines in one). */
+let lastMs = Number.NaN;
+let lastIso = "";
+
+function now(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 export function createLogger(level: LogLevel, opts: LoggerOptions = {}): Logger {
   const min = ORDER[level];
   const write = opts.write ?? writeStderr;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...fields }));
+    if (fields && (Object.hasOwn(fields, "t") || Object.hasOwn(fields, "level") || Object.hasOwn(fields, "msg"))) {
+      write(JSON.stringify({ t: now(), level: lvl, msg, ...fields }));
+      return;
+    }
+    // The same line without spreading the fields into a new object (a line per request).
+    const rest = fields === undefined ? "}" : JSON.stringify(fields);
+    write(`{"t":"${now()}","level":"${lvl}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}`);
   };
   return {
     debug: (m, f) => emit("debug", m, f),

@@ -94,9 +94,18 @@ interface MemberAccess {
  * would cost what it saves).
  */
 export function accessEpoch(tenant: TenantHandle): string | undefined {
+  // Unchanged while the database's data version is: the version (read anyway for the
+  // ETag) moves with every commit from any connection, so the counter is read only then.
+  const dataVersion = tenant.db.dataVersion();
+  const seen = tenant.memo.get(EPOCH_MEMO) as { dataVersion: string; epoch: string | undefined } | undefined;
+  if (dataVersion !== undefined && seen?.dataVersion === dataVersion) return seen.epoch;
   const n = tenant.db.peek("SELECT n FROM access_epoch WHERE id = 1");
-  return n === undefined ? undefined : String(n);
+  const epoch = n === undefined ? undefined : String(n);
+  if (dataVersion !== undefined) tenant.memo.set(EPOCH_MEMO, { dataVersion, epoch });
+  return epoch;
 }
+
+const EPOCH_MEMO = "accessEpoch";
 
 /** Per-user access, valid while the access epoch and the configuration generation hold. */
 interface AccessMemo {
@@ -149,7 +158,6 @@ export async function resolveMember(deps: Deps, partnerId: string, userId: strin
   const tenant = tenancy.acquireOpen(partnerId) ?? (await tenancy.acquire(partnerId));
   try {
     const version = accessEpoch(tenant);
-    const nowIso = now.toISOString();
     const memo = version === undefined ? undefined : accessMemo(tenant, version);
     let access = memo?.users.get(userId);
     if (!access) {
@@ -158,7 +166,9 @@ export async function resolveMember(deps: Deps, partnerId: string, userId: strin
     }
     const m = access.row;
     if (!m || m.status !== "active") throw denied();
-    if (!access.capabilities || (access.capabilitiesUntil != null && access.capabilitiesUntil <= nowIso)) {
+    // The clock as text only where a grant expiry asks for it (most callers have none).
+    if (!access.capabilities || (access.capabilitiesUntil != null && access.capabilitiesUntil <= now.toISOString())) {
+      const nowIso = now.toISOString();
       const cfg = await capabilityConfig(tenant, version);
       access.capabilities = effectiveCapabilities(cfg, userId, m.role, nowIso);
       access.capabilitiesUntil = nextGrantExpiry(cfg, userId, nowIso);

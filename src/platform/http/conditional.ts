@@ -26,14 +26,58 @@ export function entityTag(
   const version = ctx.tenant.db.dataVersion();
   if (version === undefined) return undefined;
   const minute = freshness === "clock" ? Math.floor(ctx.now.getTime() / 60_000) : "";
+  // A revalidation repeats a known (frozen) query and parameters, and the caller's memoised
+  // capability set: compared by identity, the tag is found without building its key.
+  const { params, query } = input;
+  const memoable = isFrozenObject(params) && isFrozenObject(query);
+  const caller = `${ctx.partnerId}\u0000${ctx.actorId}`;
+  if (memoable) {
+    const m = tagMemos.get(query)?.get(caller);
+    if (m && m.version === version && m.minute === minute && m.role === ctx.role && m.capabilities === ctx.capabilities && m.template === template && m.params === params) {
+      return m.tag;
+    }
+  }
   // Parsed input has the schema's key order, so equal requests serialise equally.
   const key =
     `${version}\u0000${ctx.partnerId}\u0000${ctx.actorId}\u0000${ctx.role}\u0000${capabilityList(ctx.capabilities)}\u0000` +
     `${minute}\u0000${template}\u0000{"params":${JSON.stringify(input.params)},"query":${jsonOfQuery(input.query)}}`;
-  // A tag only has to tell this caller's representations of one URL apart: two
-  // independent 64-bit hashes make an accidental match practically impossible.
-  return `"${hex64(Bun.hash.wyhash(key, 0x9e3779b97f4a7c15n))}${hex64(Bun.hash.wyhash(key, 0xc2b2ae3d27d4eb4fn))}"`;
+  // The tag is a pure function of the key: a revalidation repeats its key, and a lookup
+  // costs less than two hashes and their hex (the version in the key retires old entries).
+  let tag = tagsByKey.get(key);
+  if (tag === undefined) {
+    if (tagsByKey.size >= TAGS_MAX) tagsByKey.clear();
+    // A tag only has to tell this caller's representations of one URL apart: two
+    // independent 64-bit hashes make an accidental match practically impossible.
+    tag = `"${hex64(Bun.hash.wyhash(key, 0x9e3779b97f4a7c15n))}${hex64(Bun.hash.wyhash(key, 0xc2b2ae3d27d4eb4fn))}"`;
+    tagsByKey.set(key, tag);
+  }
+  if (memoable) {
+    let byCaller = tagMemos.get(query);
+    if (!byCaller) tagMemos.set(query, (byCaller = new Map()));
+    if (byCaller.size >= TAGS_MAX) byCaller.clear();
+    byCaller.set(caller, { version, minute, role: ctx.role, capabilities: ctx.capabilities, template, params, tag });
+  }
+  return tag;
 }
+
+/** Each known query's last tag per caller (partner and user), with everything else it was made of. */
+interface TagMemo {
+  version: string;
+  minute: number | "";
+  role: string;
+  capabilities: ReadonlySet<string>;
+  template: string;
+  params: unknown;
+  tag: string;
+}
+const tagMemos = new WeakMap<object, Map<string, TagMemo>>();
+
+function isFrozenObject(value: unknown): value is object {
+  return value !== null && typeof value === "object" && Object.isFrozen(value);
+}
+
+const tagsByKey = new Map<string, string>();
+const TAGS_MAX = 4096;
 
 /** Parsed queries a GET route reuses while their text repeats (frozen objects, see KnownQueries), as JSON. */
 const queryJson = new WeakMap<object, string>();

@@ -37,7 +37,7 @@ interface RoutePlan {
   /** A write that runs under its Idempotency-Key when the request has one. */
   keyed: boolean;
   capabilities: readonly Capability[];
-  /** A GET's queries parsed lately (a partner's session GET), reused by their text. */
+  /** A GET's queries parsed lately (a partner's session GET, a GET without a session), reused by their text. */
   known: KnownQueries | undefined;
 }
 
@@ -52,8 +52,22 @@ function planOf(route: AnyRoute): RoutePlan {
     idempotency: idempotencyMode(route),
     keyed: takesIdempotencyKey(route),
     capabilities: routeCapabilities(route),
-    known: route.method === "get" && scoped && route.auth === "session" ? new KnownQueries() : undefined,
+    known:
+      route.method === "get" && ((scoped && route.auth === "session") || route.auth === "none" || route.auth === "scheduler") ? new KnownQueries() : undefined,
   };
+}
+
+/** The last instant formatted: requests of one millisecond (dozens under load) share the text. */
+let lastMs = Number.NaN;
+let lastIso = "";
+
+function isoOf(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== lastMs) {
+    lastIso = now.toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** Builds the Hono handler that runs the whole pipeline for one route. */
@@ -87,7 +101,7 @@ async function servePartner(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
       requestId,
       traceId: facts?.traceId,
       now,
-      nowIso: now.toISOString(),
+      nowIso: isoOf(now),
       claims,
       actorId: claims.sub,
       partnerId,
@@ -116,7 +130,7 @@ async function serveSession(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
   const claims = await authenticateSession(deps, c, now, facts);
   countRequest(deps, facts, `${claims.sub}|`, now);
   const input = await parseInput(plan.route, c, plan.query, queryObject(c), "ignore");
-  const ctx: SessionCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: now.toISOString(), claims });
+  const ctx: SessionCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoOf(now), claims });
   return render(c, await plan.route.handler(ctx, input, c));
 }
 
@@ -133,7 +147,7 @@ async function serveDevice(plan: RoutePlan, deps: Deps, c: Context): Promise<Res
       requestId: c.get("requestId") as string,
       traceId: facts?.traceId,
       now,
-      nowIso: now.toISOString(),
+      nowIso: isoOf(now),
       actorId: `device:${device.deviceId}`,
       partnerId: device.partnerId,
       tenant,
@@ -150,10 +164,12 @@ async function serveOpen(plan: RoutePlan, deps: Deps, c: Context): Promise<Respo
   const now = deps.clock.now();
   const facts = requestFacts(c);
   if (plan.route.auth === "scheduler") authenticateScheduler(deps, c.req.header("authorization"));
-  const rawQuery = queryObject(c);
+  const known = plan.known?.get(c);
+  const rawQuery = known ? known.raw : queryObject(c);
   // A route whose credential is in its path (a calendar feed) still names its partner.
   if (plan.scoped) partnerIdOf(rawQuery, facts);
-  const input = await parseInput(plan.route, c, plan.query, rawQuery, "ignore");
-  const ctx: BaseRequestCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: now.toISOString() });
+  const input = await parseInput(plan.route, c, plan.query, rawQuery, "ignore", known);
+  if (plan.known && !known) plan.known.remember(c, rawQuery, input.query);
+  const ctx: BaseRequestCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoOf(now) });
   return render(c, await plan.route.handler(ctx, input, c));
 }

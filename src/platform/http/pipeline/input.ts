@@ -82,8 +82,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The parameters of a path without any: one frozen object, so an ETag memo can know it by identity. */
+const NO_PARAMS = Object.freeze({});
+
 /** Path parameters are text from the request like any other (bodies are checked as they are read). */
 function parseParams(route: AnyRoute, c: Context): unknown {
+  // A path without parameters matches none: nothing to decode, check or parse.
+  if (!route.params && !route.path.includes("{")) return NO_PARAMS;
   const value = c.req.param();
   const fault = jsonTextFault(value, "/params");
   if (fault) throw textError(fault);

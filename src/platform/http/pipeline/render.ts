@@ -7,13 +7,16 @@ import { problemResponse } from "../problem-response.ts";
 
 export function render(c: Context, result: RouteResult, replayed = false): Response {
   if (result.refusal) return problemResponse(c, result.refusal);
-  const headers = new Headers(result.headers);
-  if (replayed) headers.set("Idempotency-Replayed", "true");
-  if (result.body === undefined) return new Response(null, { status: result.status, headers });
   if (result.body instanceof Response) return result.body;
-  headers.set("content-type", "application/json");
+  // A plain record by lower-cased name (what Headers.set does), not a Headers object and its
+  // calls: the answer's headers are built once, in the Response.
+  const headers: Record<string, string> = {};
+  if (result.headers) for (const name in result.headers) headers[name.toLowerCase()] = result.headers[name]!;
+  if (replayed) headers["idempotency-replayed"] = "true";
+  if (result.body === undefined) return new Response(null, { status: result.status, headers });
+  headers["content-type"] = "application/json";
   const text = JSON.stringify(result.body);
   // Declared up front: the access log reports it as the answer's bytes.
-  headers.set("content-length", String(Buffer.byteLength(text)));
+  headers["content-length"] = String(Buffer.byteLength(text));
   return new Response(text, { status: result.status, headers });
 }
