@@ -2971,7 +2971,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a validated import batch atomically
-         * @description In one transaction: creates the locations, parties (organisations), categories and models the batch said it would create, then registers every valid row as an item through the rules of POST /assets (each with its `registered` movement and `asset.created` event); all rows or none. 409 state_conflict when the batch is invalid, already committed, when a referenced record changed since validation (version, archived, renamed) or a record it would create now exists (the detail names it), or when a row no longer validates. Replaying the same Idempotency-Key returns the first result.
+         * @description Creates the locations, parties (organisations), categories and models the batch said it would create, then registers every valid row as an item through the rules of POST /assets (each with its `registered` movement and `asset.created` event); all rows or none. The rows are written in short transactions (other writes of the partner are answered meanwhile) and stay invisible to every read until all of them turn visible at once; meanwhile the batch reads `applying` and another commit of it is 409. 409 state_conflict when the batch is invalid, already committed, when a referenced record changed since validation (version, archived, renamed) or a record it would create now exists (the detail names it), or when a row no longer validates. Replaying the same Idempotency-Key returns the first result.
          */
         post: operations["commitImport"];
         delete?: never;
@@ -8165,10 +8165,10 @@ export interface components {
             updatedAt: string;
             createdBy: string;
             /**
-             * @description validated (clean, committable once), invalid (has errors), committed.
+             * @description validated (clean, committable once), invalid (has errors), applying (a commit is writing its rows; none is visible yet), committed.
              * @enum {string}
              */
-            state: "validated" | "invalid" | "committed";
+            state: "validated" | "invalid" | "applying" | "committed";
             version: number;
             fileName: string;
             preset: string | null;

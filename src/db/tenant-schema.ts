@@ -3,6 +3,7 @@ export * from "../platform/auth/auth.tables.ts";
 export * from "../platform/idempotency/idempotency.tables.ts";
 export * from "../platform/jobs/jobs.tables.ts";
 export * from "../platform/outbox/outbox.tables.ts";
+export * from "../platform/db/pending.tables.ts";
 export * from "../assets/views/views.tables.ts";
 export * from "../assets/locations/locations.tables.ts";
 export * from "../assets/parties/parties.tables.ts";

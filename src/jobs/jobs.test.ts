@@ -220,7 +220,7 @@ describe("housekeeping", () => {
     const [o] = await runJob(env.deps, housekeepingJob, { partnerId: pid });
     expect(o!.status).toBe("succeeded");
     expect(o!.processed).toBe(3);
-    expect(o!.detail).toBe("idempotency keys 1, drafts 1, job runs 1");
+    expect(o!.detail).toBe("idempotency keys 1, drafts 1, job runs 1, abandoned import commits 0");
 
     const left = await inPartner(pid, async (tx) => ({
       keys: (await tx.select().from(idempotencyKeys)).map((r) => r.key),

@@ -8,6 +8,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
+import { visibleRows } from "../../platform/db/pending.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
 import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
 import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
@@ -277,7 +278,7 @@ async function itemsInScope(ctx: TenantCtx, audit: AuditRow) {
   return writer(ctx)
     .select({ id: items.id, locationId: items.locationId, condition: items.condition, quantity: items.quantity })
     .from(items)
-    .where(and(...conditions))
+    .where(and(...conditions, visibleRows(items)))
     .orderBy(asc(items.id));
 }
 

@@ -9,6 +9,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { FilterSet, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { visibleRows } from "../../platform/db/pending.ts";
 import { insertRecord, loadOr404, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { catalogCategories, catalogModels } from "./catalogue.tables.ts";
 import { MODELS_PER_CATEGORY } from "./catalogue.schemas.ts";
@@ -51,7 +52,7 @@ export const requireModel = (ctx: TenantCtx, id: string, path: string): Promise<
 
 /** The model with this id and its category, whatever its status; undefined when there is none. */
 export async function findModel(ctx: TenantCtx, id: string): Promise<{ id: string; categoryId: string } | undefined> {
-  return (await db(ctx).select({ id: catalogModels.id, categoryId: catalogModels.categoryId }).from(catalogModels).where(eq(catalogModels.id, id)))[0];
+  return (await db(ctx).select({ id: catalogModels.id, categoryId: catalogModels.categoryId }).from(catalogModels).where(and(eq(catalogModels.id, id), visibleRows(catalogModels, ctx))))[0];
 }
 
 /** Active categories whose code or name equals one of `keys` ignoring case (keys lower-cased): imports resolve names through it. */
@@ -60,13 +61,22 @@ export async function activeCategoriesNamed(ctx: TenantCtx, keys: string[]): Pro
   return db(ctx)
     .select()
     .from(catalogCategories)
-    .where(and(eq(catalogCategories.status, "active"), or(inArray(sql`lower(${catalogCategories.code})`, keys), inArray(sql`lower(${catalogCategories.name})`, keys))));
+    .where(
+      and(
+        eq(catalogCategories.status, "active"),
+        or(inArray(sql`lower(${catalogCategories.code})`, keys), inArray(sql`lower(${catalogCategories.name})`, keys)),
+        visibleRows(catalogCategories, ctx),
+      ),
+    );
 }
 
 /** Active models whose name equals one of `keys` ignoring case (keys lower-cased), in any category. */
 export async function activeModelsNamed(ctx: TenantCtx, keys: string[]): Promise<ModelRow[]> {
   if (keys.length === 0) return [];
-  return db(ctx).select().from(catalogModels).where(and(eq(catalogModels.status, "active"), inArray(sql`lower(${catalogModels.name})`, keys)));
+  return db(ctx)
+    .select()
+    .from(catalogModels)
+    .where(and(eq(catalogModels.status, "active"), inArray(sql`lower(${catalogModels.name})`, keys), visibleRows(catalogModels, ctx)));
 }
 
 // ---------------------------------------------------------------- categories
@@ -91,9 +101,14 @@ const byName = (name: SQLiteColumn, id: SQLiteColumn) => [
 /** GET /catalog/categories/{id}: the category with its first MODELS_PER_CATEGORY models by name and their exact count. */
 export async function getCategory(ctx: RequestCtx, id: string): Promise<CatalogCategoryDetailDto> {
   const [rows, models, counted] = await readSnapshot(ctx, (q) => [
-    q.select().from(catalogCategories).where(eq(catalogCategories.id, id)),
-    q.select().from(catalogModels).where(eq(catalogModels.categoryId, id)).orderBy(...byName(catalogModels.name, catalogModels.id)).limit(MODELS_PER_CATEGORY),
-    q.select({ n: count() }).from(catalogModels).where(eq(catalogModels.categoryId, id)),
+    q.select().from(catalogCategories).where(and(eq(catalogCategories.id, id), visibleRows(catalogCategories))),
+    q
+      .select()
+      .from(catalogModels)
+      .where(and(eq(catalogModels.categoryId, id), visibleRows(catalogModels)))
+      .orderBy(...byName(catalogModels.name, catalogModels.id))
+      .limit(MODELS_PER_CATEGORY),
+    q.select({ n: count() }).from(catalogModels).where(and(eq(catalogModels.categoryId, id), visibleRows(catalogModels))),
   ] as const);
   const row = rows[0];
   if (!row) throw notFound("category");
@@ -198,7 +213,7 @@ export async function getCatalog(ctx: RequestCtx, q: CatalogQuery): Promise<Page
         qr
           .select({ category: catalogCategories, ...embedded })
           .from(catalogCategories)
-          .where(where)
+          .where(and(where, visibleRows(catalogCategories)))
           .orderBy(...orderBy)
           .limit(limit),
       position: (r) => ({ t: r.category.updatedAt, i: r.category.id }),

@@ -1,5 +1,5 @@
-// The bounds at full size: a 10,000-row file validates and commits in one
-// transaction, and a commit that fails on row 9,999 leaves nothing behind.
+// The bounds at full size: a 10,000-row file validates and commits (all rows or
+// none), and a commit that fails on row 9,999 leaves nothing behind.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { partnerKit, type Kit } from "../../../test/kit.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
@@ -28,7 +28,7 @@ const counts = () =>
       (SELECT count(*) FROM catalog_categories) AS categories, (SELECT count(*) FROM catalog_models) AS models`),
   );
 
-test("10,000 rows: validate, a commit failing on row 9,999 leaves zero rows, then the commit applies all in one transaction", async () => {
+test("10,000 rows: validate, a commit failing on row 9,999 leaves zero rows, then the commit applies all", async () => {
   const form = new FormData();
   form.set("file", new File([generatedCsv()], "ten-thousand.csv"));
   form.set("currency", "EUR");
@@ -53,6 +53,8 @@ test("10,000 rows: validate, a commit failing on row 9,999 leaves zero rows, the
   expect(seen.length).toBe(9_999);
   expect((await counts())[0]).toEqual({ items: 0, movements: 0, locations: 0, categories: 0, models: 0 });
   expect((await api.get(`/imports/${batch.id}`)).body.state).toBe("validated");
+  // Nor any event of the rows it had applied, nor the batch's pending mark.
+  expect(await api.read((q) => q.all(`SELECT (SELECT count(*) FROM outbox) AS events, (SELECT count(*) FROM pending_batches) AS pending`))).toEqual([{ events: 0, pending: 0 }]);
 
   const committed = await api.post(`/imports/${batch.id}/commit`, {});
   expect(committed.status).toBe(200);

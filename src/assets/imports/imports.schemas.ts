@@ -6,7 +6,7 @@ import { CONDITIONS, OWNERSHIPS, TRACKINGS } from "../kernel/index.ts";
 import { PRESET_NAMES } from "./imports.presets.ts";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "./imports.csv.ts";
 
-export const IMPORT_STATES = ["validated", "invalid", "committed"] as const;
+export const IMPORT_STATES = ["validated", "invalid", "applying", "committed"] as const;
 
 const MappingJson = z
   .string()
@@ -93,7 +93,7 @@ export const ImportRow = z
 export const ImportBatch = z
   .object({
     ...RecordMeta,
-    state: z.enum(IMPORT_STATES).openapi({ description: "validated (clean, committable once), invalid (has errors), committed." }),
+    state: z.enum(IMPORT_STATES).openapi({ description: "validated (clean, committable once), invalid (has errors), applying (a commit is writing its rows; none is visible yet), committed." }),
     version: z.number().int(),
     fileName: z.string(),
     preset: z.string().nullable(),

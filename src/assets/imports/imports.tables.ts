@@ -3,14 +3,15 @@ import type { ImportAssetDto } from "./imports.schemas.ts";
 
 /**
  * One uploaded CSV after its dry run: `validated` (clean, committable once),
- * `invalid` (has errors; never committable) or `committed`. What the dry run found
+ * `invalid` (has errors; never committable), `applying` (a commit is writing its
+ * rows, still invisible) or `committed`. What the dry run found
  * (detected format, column mapping, errors, warnings, the references it resolved
  * with their versions, or will create) is kept as JSON so a commit applies exactly
  * what was reviewed.
  */
 export const importBatches = sqliteTable("import_batches", {
   id: text("id").primaryKey(),
-  state: text("state", { enum: ["validated", "invalid", "committed"] }).notNull(),
+  state: text("state", { enum: ["validated", "invalid", "applying", "committed"] }).notNull(),
   fileName: text("file_name").notNull(),
   preset: text("preset"),
   detected: text("detected", { mode: "json" }).$type<Record<string, unknown>>().notNull(),

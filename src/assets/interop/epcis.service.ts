@@ -1,7 +1,8 @@
 // GET /interoperability/epcis: the movement chronology of a time window as one
 // EPCISDocument. Bounded (at most EPCIS_MAX_EVENTS events and EPCIS_MAX_DAYS days)
 // so a document is built in memory once and validated as a whole.
-import { asc, count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { visibleRows } from "../../platform/db/pending.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { db } from "../../platform/db/transactions.ts";
 import { invalid } from "../../platform/errors/app-error.ts";
@@ -49,7 +50,7 @@ const tooMany = (part: "query" | "body") =>
 /** 400 unless the window is valid and holds at most EPCIS_MAX_EVENTS events (checked before a job is queued). */
 export async function checkExportBounds(ctx: TenantCtx, q: ExportEpcisQuery, part: "query" | "body"): Promise<void> {
   checkWindow(q, part);
-  const [r] = await db(ctx).select({ n: count() }).from(movements).where(filtersOf(q).where);
+  const [r] = await db(ctx).select({ n: count() }).from(movements).where(and(filtersOf(q).where, visibleRows(movements)));
   if ((r?.n ?? 0) > EPCIS_MAX_EVENTS) throw tooMany(part);
 }
 
@@ -58,7 +59,7 @@ async function readMovements(ctx: TenantCtx, where: SQL | undefined, part: "quer
   const rows = await db(ctx)
     .select({ ...getTableColumns(movements), correction })
     .from(movements)
-    .where(where)
+    .where(and(where, visibleRows(movements)))
     .orderBy(asc(movements.eventTime), asc(movements.recordedAt), asc(movements.id))
     .limit(EPCIS_MAX_EVENTS + 1);
   if (rows.length > EPCIS_MAX_EVENTS) throw tooMany(part);

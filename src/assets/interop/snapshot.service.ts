@@ -7,6 +7,7 @@
 // published snapshot schema names, so the snapshot shows records as the API does.
 import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, gt, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { visibleRows } from "../../platform/db/pending.ts";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { db } from "../../platform/db/transactions.ts";
@@ -122,13 +123,13 @@ function asSnapshotFinanceEntry(e: ReturnType<typeof toEntryDto>, reversedBy: st
 // ---------------------------------------------------------------- the sections, in document order
 
 async function* locationSection(ctx: TenantCtx): AsyncGenerator<Section<"locations">> {
-  for await (const rows of pages((after) => db(ctx).select().from(locations).where(after).orderBy(asc(locations.id)).limit(PAGE), locations.id)) {
+  for await (const rows of pages((after) => db(ctx).select().from(locations).where(and(after, visibleRows(locations))).orderBy(asc(locations.id)).limit(PAGE), locations.id)) {
     yield rows.map((r) => asSnapshotLocation(toLocationDto(r)));
   }
 }
 
 async function* assetSection(ctx: TenantCtx): AsyncGenerator<Section<"assets">> {
-  for await (const rows of pages((after) => db(ctx).select().from(items).where(after).orderBy(asc(items.id)).limit(PAGE), items.id)) {
+  for await (const rows of pages((after) => db(ctx).select().from(items).where(and(after, visibleRows(items))).orderBy(asc(items.id)).limit(PAGE), items.id)) {
     yield rows.map((r) => asSnapshotAsset({ ...toItemDto(r), containerItemId: r.containerId }));
   }
 }
@@ -155,7 +156,7 @@ async function* containmentSection(ctx: TenantCtx): AsyncGenerator<Section<"cont
       .from(items)
       .leftJoin(shipmentItems, and(eq(shipmentItems.itemId, items.id), eq(shipmentItems.state, "packed")))
       .leftJoin(shipmentContainers, eq(shipmentContainers.id, shipmentItems.containerId))
-      .where(and(or(isNotNull(items.containerId), isNotNull(shipmentItems.id)), after))
+      .where(and(or(isNotNull(items.containerId), isNotNull(shipmentItems.id)), after, visibleRows(items)))
       .orderBy(asc(items.id))
       .limit(PAGE);
   for await (const rows of pages(read, items.id)) {
@@ -183,7 +184,7 @@ async function* registerCosts(ctx: TenantCtx): AsyncGenerator<Section<"economicE
     db(ctx)
       .select({ id: items.id, amount: items.acquisitionCostAmount, currency: items.acquisitionCostCurrency, on: items.acquiredOn })
       .from(items)
-      .where(and(isNotNull(items.acquisitionCostAmount), after))
+      .where(and(isNotNull(items.acquisitionCostAmount), after, visibleRows(items)))
       .orderBy(asc(items.id))
       .limit(PAGE);
   for await (const rows of pages(read, items.id)) {
@@ -280,7 +281,7 @@ async function* movementSection(ctx: TenantCtx, asOf: string): AsyncGenerator<Se
     db(ctx)
       .select({ row: movements, correctedBy: correctedByCol })
       .from(movements)
-      .where(and(lte(movements.recordedAt, asOf), after))
+      .where(and(lte(movements.recordedAt, asOf), after, visibleRows(movements)))
       .orderBy(asc(movements.recordedAt), asc(movements.id))
       .limit(PAGE)
       .then((rs) => rs.map((r) => ({ ...r, id: r.row.id })));
@@ -296,7 +297,7 @@ async function* recordSection(ctx: TenantCtx, asOf: string): AsyncGenerator<Sect
     db(ctx)
       .select()
       .from(itemHistory)
-      .where(and(lte(itemHistory.recordedAt, asOf), after))
+      .where(and(lte(itemHistory.recordedAt, asOf), after, visibleRows(itemHistory)))
       .orderBy(asc(itemHistory.recordedAt), asc(itemHistory.id))
       .limit(PAGE);
   for await (const rows of pages(read, itemHistory.id, { col: itemHistory.recordedAt, of: (r) => r.recordedAt })) {

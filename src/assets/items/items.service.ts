@@ -2,7 +2,8 @@
 // (register, activate, move, consume; tagging in identity) append a movement; every
 // fact (edits too) also gets an item_history row. Every command runs in one
 // transaction and bumps the version.
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { visibleRows } from "../../platform/db/pending.ts";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
@@ -348,7 +349,8 @@ type DetailRows = readonly [
 
 function detailQueries(q: Querier, id: string, nowIso: string) {
   return [
-    q.select().from(items).where(eq(items.id, id)),
+    // An item of an import still being applied is not there yet (404).
+    q.select().from(items).where(and(eq(items.id, id), visibleRows(items))),
     identifiersOfItemQuery(q, id, 100),
     custodyOfItemQuery(q, id, nowIso, UPCOMING_MAX + 1),
     locationPathFrom(q, sql`(SELECT location_id FROM items WHERE id = ${id})`),
@@ -363,7 +365,7 @@ function detailQueries(q: Querier, id: string, nowIso: string) {
       .orderBy(desc(movements.recordedAt), desc(movements.id))
       .limit(10),
     q.select().from(itemHistory).where(eq(itemHistory.itemId, id)).orderBy(desc(itemHistory.recordedAt), desc(itemHistory.id)).limit(20),
-    q.select({ id: items.id }).from(items).where(eq(items.containerId, id)).orderBy(asc(items.id)).limit(100),
+    q.select({ id: items.id }).from(items).where(and(eq(items.containerId, id), visibleRows(items))).orderBy(asc(items.id)).limit(100),
   ] as const;
 }
 

@@ -2,10 +2,11 @@
 // fields, a block set or cleared, contents following their container) goes through
 // changeItem, which re-derives availability and gives the item at most one new
 // version per transaction, however many steps of the request touch it.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, txScoped, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
+import { pendingImportOf, visibleRows } from "../../platform/db/pending.ts";
 import { canonicalJson } from "../../platform/json/canonical-json.ts";
 import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
@@ -34,8 +35,9 @@ export async function requireItem(ctx: TenantCtx, id: string, path: string): Pro
   return row;
 }
 
+/** The item, unless an import still being applied keeps it pending (then it is missing, as for a 404). */
 export async function findItem(ctx: TenantCtx, id: string): Promise<ItemRow | undefined> {
-  return (await db(ctx).select().from(items).where(eq(items.id, id)))[0];
+  return (await db(ctx).select().from(items).where(and(eq(items.id, id), visibleRows(items, ctx))))[0];
 }
 
 /** The kinds of block the item has now (read in the open transaction). */
@@ -45,8 +47,12 @@ export async function blockKindsOf(ctx: TenantCtx, itemId: string): Promise<Bloc
 }
 
 /** Registers a new item (version 1); nothing blocks it yet, so availability follows lifecycle and quality. */
-export async function insertItem(ctx: TenantCtx, row: Omit<ItemRow, "availability">): Promise<ItemRow> {
-  const full: ItemRow = { ...row, availability: deriveAvailability({ lifecycle: row.lifecycle, qualityStatus: row.qualityStatus, blocks: [] }) };
+export async function insertItem(ctx: TenantCtx, row: Omit<ItemRow, "availability" | "pendingImportId">): Promise<ItemRow> {
+  const full: ItemRow = {
+    ...row,
+    availability: deriveAvailability({ lifecycle: row.lifecycle, qualityStatus: row.qualityStatus, blocks: [] }),
+    pendingImportId: pendingImportOf(ctx),
+  };
   await insertRow(writer(ctx), items, full);
   markBumped(ctx, full.id);
   return full;
@@ -112,7 +118,16 @@ export async function recordItemHistory(
   data: Record<string, unknown>,
   reason: string | null = null,
 ): Promise<void> {
-  await insertRow(writer(ctx), itemHistory, { id: ctx.deps.newId(), itemId, kind, actorId: ctx.actorId, recordedAt: ctx.nowIso, reason, data });
+  await insertRow(writer(ctx), itemHistory, {
+    id: ctx.deps.newId(),
+    itemId,
+    kind,
+    actorId: ctx.actorId,
+    recordedAt: ctx.nowIso,
+    reason,
+    data,
+    pendingImportId: pendingImportOf(ctx),
+  });
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -7,6 +7,7 @@ import { parties } from "../parties/parties.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
 import { catalogCategories, catalogModels } from "../catalogue/catalogue.tables.ts";
 import { AVAILABILITIES, BLOCK_KINDS, LIFECYCLES } from "./lifecycle.ts";
+import { pendingImportColumn, pendingImportIndex } from "../../platform/db/pending.ts";
 
 /**
  * One row per registered asset (a quantity-tracked consumable is one item with a
@@ -44,8 +45,11 @@ export const items = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     createdBy: text("created_by").notNull(),
+    /** The import batch still being applied that wrote it (src/platform/db/pending.ts); null once visible. */
+    pendingImportId: pendingImportColumn(),
   },
   (t) => [
+    pendingImportIndex("items_pending_idx", t.pendingImportId),
     // Every counted /owned and /loaned filter has an index led by ownership.
     index("items_own_page_idx").on(t.ownership, t.updatedAt, t.id),
     // Narrow index so the unfiltered exact count of /owned reads as little as possible.
@@ -77,8 +81,9 @@ export const itemHistory = sqliteTable(
     recordedAt: text("recorded_at").notNull(),
     reason: text("reason"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    pendingImportId: pendingImportColumn(),
   },
-  (t) => [index("item_history_item_idx").on(t.itemId, t.recordedAt, t.id)],
+  (t) => [index("item_history_item_idx").on(t.itemId, t.recordedAt, t.id), pendingImportIndex("item_history_pending_idx", t.pendingImportId)],
 );
 
 /**
@@ -111,8 +116,10 @@ export const movements = sqliteTable(
     correctsId: text("corrects_id").references((): AnySQLiteColumn => movements.id),
     reason: text("reason"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    pendingImportId: pendingImportColumn(),
   },
   (t) => [
+    pendingImportIndex("movements_pending_idx", t.pendingImportId),
     index("movements_page_idx").on(t.recordedAt, t.id),
     index("movements_item_page_idx").on(t.itemId, t.recordedAt, t.id),
     index("movements_kind_page_idx").on(t.kind, t.recordedAt, t.id),

@@ -4,6 +4,7 @@
 // append that outbox event. Nothing ever updates a movement.
 import { writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
+import { pendingImportOf } from "../../platform/db/pending.ts";
 import { appendEvent, type EventKind } from "../../platform/outbox/outbox.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { movements } from "./kernel.tables.ts";
@@ -90,6 +91,7 @@ export async function recordMovement(ctx: TenantCtx, input: MovementInput): Prom
     correctsId: input.correctsId ?? null,
     reason: input.reason ?? null,
     data: input.data ?? {},
+    pendingImportId: pendingImportOf(ctx),
   };
   await insertRow(writer(ctx), movements, row);
   const kind = eventOf(input.kind);

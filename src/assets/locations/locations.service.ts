@@ -7,6 +7,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { lazyAll } from "../../platform/db/database.ts";
+import { visibleRows } from "../../platform/db/pending.ts";
 import { insertRecord, loadOr404, recordExists, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
@@ -49,7 +50,7 @@ export async function activeLocationsNamed(ctx: TenantCtx, keys: string[]): Prom
   return db(ctx)
     .select()
     .from(locations)
-    .where(and(eq(locations.status, "active"), or(inArray(sql`lower(${locations.code})`, keys), inArray(sql`lower(${locations.name})`, keys))));
+    .where(and(eq(locations.status, "active"), or(inArray(sql`lower(${locations.code})`, keys), inArray(sql`lower(${locations.name})`, keys)), visibleRows(locations, ctx)));
 }
 
 /**
@@ -95,7 +96,7 @@ export async function createLocation(ctx: RequestCtx, input: CreateLocation): Pr
 }
 
 export async function getLocation(ctx: RequestCtx, id: string): Promise<LocationDto & { path: LocationAncestor[] }> {
-  const [rows, chain] = await readSnapshot(ctx, (q) => [q.select().from(locations).where(eq(locations.id, id)), locationPath(q, id)] as const);
+  const [rows, chain] = await readSnapshot(ctx, (q) => [q.select().from(locations).where(and(eq(locations.id, id), visibleRows(locations))), locationPath(q, id)] as const);
   const row = rows[0];
   if (!row) throw notFound("location");
   return { ...toLocationDto(row), path: chain.slice(0, -1) };

@@ -1,5 +1,6 @@
 import { sqliteTable, text, index, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { archivableRecordColumns } from "../../platform/db/record-columns.ts";
+import { pendingImportColumn, pendingImportIndex } from "../../platform/db/pending.ts";
 
 /** Sites contain buildings contain rooms or bins: a tree through parent_id. */
 export const locations = sqliteTable(
@@ -11,8 +12,10 @@ export const locations = sqliteTable(
     kind: text("kind", { enum: ["site", "building", "room", "bin", "vehicle", "other"] }).notNull(),
     code: text("code"),
     ...archivableRecordColumns(),
+    pendingImportId: pendingImportColumn(),
   },
   (t) => [
+    pendingImportIndex("locations_pending_idx", t.pendingImportId),
     uniqueIndex("locations_code_uq").on(t.code),
     index("locations_parent_idx").on(t.parentId),
     index("locations_page_idx").on(t.updatedAt, t.id),

@@ -1,7 +1,8 @@
 // Reading and correcting the movement chronology (GET /movements, GET /movements/{id},
 // POST /movements/{id}/correct). The log itself and its one insert path are the
 // kernel's (kernel/movements.ts); a correction is a new row, never an edit.
-import { count, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { pendingRows, visibleRows } from "../../platform/db/pending.ts";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, type Querier } from "../../platform/db/transactions.ts";
@@ -39,12 +40,16 @@ export function movementFilters(q: ListMovementsQuery): { filters: Record<string
 
 /** Page query of the chronology (exported for the query-plan test). */
 export function movementsPage(q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number) {
-  return q.select(withCorrectedBy).from(movements).where(where).orderBy(...orderBy).limit(limit);
+  return q.select(withCorrectedBy).from(movements).where(and(where, visibleRows(movements))).orderBy(...orderBy).limit(limit);
 }
 
-/** Count query of the chronology (exported for the query-plan test). */
+/**
+ * Count query of the chronology (exported for the query-plan test): less the movements of an
+ * import still being applied, subtracted so the count keeps its covering index (as registerCount).
+ */
 export function movementsCount(q: Querier, where: SQL | undefined) {
-  return q.select({ n: count() }).from(movements).where(where);
+  const pending = sql`SELECT count(*) FROM movements INDEXED BY movements_pending_idx WHERE ${and(pendingRows(movements), where)}`;
+  return q.select({ n: sql<number>`count(*) - (${pending})`.mapWith(Number) }).from(movements).where(where);
 }
 
 /** GET /movements: the chronology, (recordedAt, id) descending; from/to bound eventTime as [from, to). */
@@ -69,7 +74,7 @@ export async function listMovements(ctx: RequestCtx, q: ListMovementsQuery): Pro
 }
 
 export async function getMovement(ctx: RequestCtx, id: string): Promise<MovementDto> {
-  const row = (await db(ctx).select(withCorrectedBy).from(movements).where(eq(movements.id, id)))[0];
+  const row = (await db(ctx).select(withCorrectedBy).from(movements).where(and(eq(movements.id, id), visibleRows(movements))))[0];
   if (!row) throw notFound("movement");
   return toLinkedDto(row);
 }

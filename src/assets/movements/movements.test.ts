@@ -39,7 +39,7 @@ const I = { it1: id(), it2: id(), box: id(), inBox: id() };
 /** Seeded movements by name, in record order. */
 const M: Record<string, MovementRow> = {};
 
-function item(itemId: string, name: string, locationId: string, containerId: string | null = null): Omit<ItemRow, "availability"> {
+function item(itemId: string, name: string, locationId: string, containerId: string | null = null): Omit<ItemRow, "availability" | "pendingImportId"> {
   return {
     id: itemId,
     name,

@@ -5,6 +5,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
+import { visibleRows } from "../../platform/db/pending.ts";
 import { insertRecord, loadOr404, recordExists, requireActive, updateVersioned } from "../../platform/db/records.ts";
 import { FilterSet, listByUpdate, type Page } from "../../platform/paging/paging.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
@@ -36,7 +37,7 @@ export const partyExists = (ctx: TenantCtx, id: string) => recordExists(ctx, par
 /** Active parties whose name equals one of `keys` ignoring case (keys given lower-cased): imports resolve names through it. */
 export async function activePartiesNamed(ctx: TenantCtx, keys: string[]): Promise<PartyRow[]> {
   if (keys.length === 0) return [];
-  return db(ctx).select().from(parties).where(and(eq(parties.status, "active"), inArray(sql`lower(${parties.name})`, keys)));
+  return db(ctx).select().from(parties).where(and(eq(parties.status, "active"), inArray(sql`lower(${parties.name})`, keys), visibleRows(parties, ctx)));
 }
 
 /** The FTS condition of `q` on parties (name, external reference); `match` is an ftsMatchQuery. Settings records use it too. */

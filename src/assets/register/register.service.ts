@@ -10,6 +10,7 @@ import { workOrders } from "../maintenance/maintenance.tables.ts";
 import { UNFINISHED as UNFINISHED_WORK_ORDERS } from "../maintenance/index.ts";
 import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/index.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
+import { pendingRows, visibleRows, visibleSql } from "../../platform/db/pending.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
 
 export type Ownership = ItemRow["ownership"];
@@ -49,14 +50,20 @@ export function registerFilters(ownership: Ownership, q: RegisterListQuery): { f
   return { filters: f.applied, where: () => f.where() as SQL, bound: f.bound! };
 }
 
-/** Page query of the register (exported for the query-plan test). */
+/** Page query of the register (exported for the query-plan test); rows of an import still being applied are left out. */
 export function registerPage(q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number | Placeholder) {
-  return q.select().from(items).where(where).orderBy(...orderBy).limit(limit);
+  return q.select().from(items).where(and(where, visibleRows(items))).orderBy(...orderBy).limit(limit);
 }
 
-/** Count query of the register (exported for the query-plan test). */
+/**
+ * Count query of the register (exported for the query-plan test): the filters' count
+ * less the pending rows of an import still being applied that they match. Subtracted
+ * rather than filtered, so the count stays on its covering index (the pending column
+ * is in none); the pending side reads the partial items_pending_idx, empty outside an import.
+ */
 export function registerCount(q: Querier, where: SQL | undefined) {
-  return q.select({ n: count() }).from(items).where(where);
+  const pending = sql`SELECT count(*) FROM items INDEXED BY items_pending_idx WHERE ${and(pendingRows(items), where)}`;
+  return q.select({ n: sql<number>`count(*) - (${pending})`.mapWith(Number) }).from(items).where(where);
 }
 
 /** GET /owned and GET /loaned: one page, exact total, (updatedAt, id) descending. */
@@ -91,6 +98,12 @@ export function summaryQueries(q: Querier, nowIso: string) {
   return {
     byLifecycle: q.select({ k: items.lifecycle, n: count() }).from(items).groupBy(items.lifecycle),
     byAvailability: q.select({ k: items.availability, n: count() }).from(items).groupBy(items.availability),
+    // Rows of an import still being applied, taken off the two covered counts above (items_pending_idx; none outside an import).
+    pending: q
+      .select({ lifecycle: items.lifecycle, availability: items.availability, n: count() })
+      .from(items)
+      .where(pendingRows(items))
+      .groupBy(items.lifecycle, items.availability),
     overdue: q.select({ n: count() }).from(checkouts).where(and(eq(checkouts.state, "checked_out"), lt(checkouts.dueAt, nowIso))),
     // Work orders still to be done: neither completed nor cancelled.
     openWorkOrders: q.select({ n: count() }).from(workOrders).where(inArray(workOrders.status, UNFINISHED_WORK_ORDERS)),
@@ -105,14 +118,18 @@ export function summaryQueries(q: Querier, nowIso: string) {
  */
 export async function getSummary(ctx: RequestCtx): Promise<Summary> {
   // One snapshot: the counts agree with each other.
-  const [lc, av, od, wo] = await readSnapshot(ctx, (q) => {
+  const [lc, av, od, wo, pending] = await readSnapshot(ctx, (q) => {
     const s = summaryQueries(q, ctx.nowIso);
-    return [s.byLifecycle, s.byAvailability, s.overdue, s.openWorkOrders] as const;
+    return [s.byLifecycle, s.byAvailability, s.overdue, s.openWorkOrders, s.pending] as const;
   });
   const byLifecycle = tally(LIFECYCLES, lc);
   const byAvailability = tally(AVAILABILITIES, av);
+  for (const p of pending) {
+    byLifecycle[p.lifecycle] -= Number(p.n);
+    byAvailability[p.availability] -= Number(p.n);
+  }
   return {
-    totalItems: lc.reduce((s, r) => s + Number(r.n), 0),
+    totalItems: lc.reduce((s, r) => s + Number(r.n), 0) - pending.reduce((s, r) => s + Number(r.n), 0),
     byLifecycle,
     byAvailability,
     overdueCheckouts: Number(od[0]?.n ?? 0),
@@ -144,19 +161,19 @@ export async function search(ctx: RequestCtx, text: string): Promise<{ items: Se
       SELECT * FROM (
         SELECT 'item' AS type, i.id AS id, i.name AS title, i.serial_number AS subtitle, i.id AS item_id, items_fts.rank AS rank, 0 AS ord
         FROM items_fts JOIN items i ON i.rowid = items_fts.rowid
-        WHERE items_fts MATCH ${match} ORDER BY items_fts.rank LIMIT ${SEARCH_LIMIT})
+        WHERE items_fts MATCH ${match} AND ${visibleSql("i")} ORDER BY items_fts.rank LIMIT ${SEARCH_LIMIT})
       UNION ALL SELECT * FROM (
         SELECT 'identifier', d.id, d.value, d.scheme || ' · ' || i.name, d.item_id, identifiers_fts.rank, 1
         FROM identifiers_fts JOIN identifiers d ON d.rowid = identifiers_fts.rowid JOIN items i ON i.id = d.item_id
-        WHERE identifiers_fts MATCH ${match} ORDER BY identifiers_fts.rank LIMIT ${SEARCH_LIMIT})
+        WHERE identifiers_fts MATCH ${match} AND ${visibleSql("i")} ORDER BY identifiers_fts.rank LIMIT ${SEARCH_LIMIT})
       UNION ALL SELECT * FROM (
         SELECT 'location', l.id, l.name, coalesce(l.code, l.kind), NULL, locations_fts.rank, 2
         FROM locations_fts JOIN locations l ON l.rowid = locations_fts.rowid
-        WHERE locations_fts MATCH ${match} ORDER BY locations_fts.rank LIMIT ${SEARCH_LIMIT})
+        WHERE locations_fts MATCH ${match} AND ${visibleSql("l")} ORDER BY locations_fts.rank LIMIT ${SEARCH_LIMIT})
       UNION ALL SELECT * FROM (
         SELECT 'party', p.id, p.name, coalesce(p.external_ref, p.kind), NULL, parties_fts.rank, 3
         FROM parties_fts JOIN parties p ON p.rowid = parties_fts.rowid
-        WHERE parties_fts MATCH ${match} ORDER BY parties_fts.rank LIMIT ${SEARCH_LIMIT})
+        WHERE parties_fts MATCH ${match} AND ${visibleSql("p")} ORDER BY parties_fts.rank LIMIT ${SEARCH_LIMIT})
     ) ORDER BY rank, ord, id LIMIT ${SEARCH_LIMIT}`);
   return {
     items: rows.map((r, i) => ({

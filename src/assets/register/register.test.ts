@@ -58,6 +58,7 @@ function itemRow(i: number, ownership: ItemRow["ownership"]): ItemRow {
     availability: OUT_OF_USE.has(LIFECYCLES[i % LIFECYCLES.length]!) ? "unavailable" : IN_USE[(i * 7) % IN_USE.length]!,
     locationId: locs[i % locs.length]!,
     containerId: null,
+    pendingImportId: null,
     version: 1,
     // Groups of three share updatedAt, so the id tie-break of the keyset is exercised.
     createdAt: at,

@@ -13,6 +13,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { decryptValue } from "../../platform/crypto/envelope.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { visibleOutboxEnd, visibleOutboxRows } from "../../platform/db/pending.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { errorFacts } from "../../platform/errors/app-error.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
@@ -97,7 +98,7 @@ export async function webhooksDueAt(ctx: TenantCtx): Promise<string | null> {
   const endpoints = await q.select({ id: webhookEndpoints.id, cursor: webhookEndpoints.outboxCursor }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true));
   const times: string[] = [];
   if (endpoints.length > 0) {
-    const last = Number((await q.select({ seq: sql<number | null>`max("outbox"."rowid")` }).from(outbox))[0]?.seq ?? 0);
+    const last = Number((await q.all<{ seq: number }>(sql`SELECT ${visibleOutboxEnd} AS seq`))[0]?.seq ?? 0);
     if (endpoints.some((e) => e.cursor < last)) return ctx.nowIso;
     if (webhookKeyOrNull(ctx)) {
       for (const e of endpoints) {
@@ -132,15 +133,17 @@ export async function fanOut(ctx: TenantCtx): Promise<number> {
         const e = (await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0];
         if (!e || !e.enabled) return { scanned: 0, inserted: 0 };
         const events = await tx
-          .select({ seq: sql<number>`"outbox"."rowid"`, id: outbox.id, kind: outbox.kind, payload: outbox.payload })
+          .select({ seq: sql<number>`"outbox"."rowid"`, id: outbox.id, kind: outbox.kind, payload: outbox.payload, visible: sql<number>`${visibleOutboxRows}` })
           .from(outbox)
-          .where(sql`"outbox"."rowid" > ${e.outboxCursor}`)
+          // Never past an event of an import still being applied: it turns visible later, behind the cursor otherwise.
+          .where(sql`"outbox"."rowid" > ${e.outboxCursor} and "outbox"."rowid" <= ${visibleOutboxEnd}`)
           .orderBy(sql`"outbox"."rowid"`)
           .limit(FANOUT_BATCH);
         if (events.length === 0) return { scanned: 0, inserted: 0 };
         const wanted = new Set(e.events);
         const rows = events
-          .filter((ev) => wanted.has(ev.kind))
+          // An abandoned import's events are passed, never delivered (they are deleted when it is taken over).
+          .filter((ev) => Number(ev.visible) === 1 && wanted.has(ev.kind))
           .map(
             (ev): DeliveryRow => ({
               id: ctx.deps.newId(),

@@ -6,11 +6,11 @@ import type { z } from "@hono/zod-openapi";
 import { assertVersion, invalid } from "../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { visibleOutboxEnd } from "../../platform/db/pending.ts";
 import { loadOr404, saveVersion } from "../../platform/db/records.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { FilterSet, listByUpdate, paginate } from "../../platform/paging/paging.ts";
 import { encryptValue } from "../../platform/crypto/envelope.ts";
-import { outbox } from "../../platform/outbox/outbox.tables.ts";
 import type { EventKind } from "../../platform/outbox/outbox.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
 import { checkWebhookUrl } from "./webhook-url.ts";
@@ -59,7 +59,7 @@ async function assertUrl(ctx: TenantCtx, url: string): Promise<void> {
 
 /** The outbox position now: an endpoint created or re-enabled now gets only the events after it. */
 async function outboxEnd(ctx: TenantCtx): Promise<number> {
-  const row = (await db(ctx).select({ n: sql<number>`coalesce(max("outbox"."rowid"), 0)` }).from(outbox))[0];
+  const row = (await db(ctx).all<{ n: number }>(sql`SELECT ${visibleOutboxEnd} AS n`))[0];
   return Number(row?.n ?? 0);
 }
 

@@ -70,7 +70,9 @@ export const warrantyClaims = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     createdBy: text("created_by").notNull(),
   },
-  (t) => [index("warranty_claims_item_idx").on(t.itemId), index("warranty_claims_agreement_idx").on(t.agreementId)],
+  // item_id: deleting a pending import's items checks this foreign key. No agreement_id index:
+  // claims are only inserted and agreements are never deleted.
+  (t) => [index("warranty_claims_item_idx").on(t.itemId)],
 );
 
 /** Inspection and calibration results recorded by approved `inspection_calibration` cases. */

@@ -35,5 +35,6 @@ export const capabilityGrants = sqliteTable(
     createdAt: text("created_at").notNull(),
     createdBy: text("created_by").notNull(),
   },
-  (t) => [uniqueIndex("capability_grants_uq").on(t.capability, t.userId), index("capability_grants_user_idx").on(t.userId)],
+  // No user_id index: grants are read whole and deleted by capability (capability_grants_uq).
+  (t) => [uniqueIndex("capability_grants_uq").on(t.capability, t.userId)],
 );

@@ -2,19 +2,20 @@
 // change as the next version (only the changed fields, version + 1, updatedAt), and
 // for archivable master records: create, check a reference a body names, and the
 // PATCH with expectedVersion, each written once here instead of once per register.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { assertVersion, invalid, notFound } from "../errors/app-error.ts";
 import { newRecordMeta, type TenantCtx } from "../tenancy/tenant-context.ts";
 import type { Querier } from "./database.ts";
 import { db, withTx, writer } from "./transactions.ts";
+import { hasPendingRows, pendingImportOf, visibleRows } from "./pending.ts";
 
 type RecordTable = SQLiteTable & { id: SQLiteColumn; version: SQLiteColumn; updatedAt: SQLiteColumn };
 type AnyQuerier = Querier<never> | Querier<Record<string, unknown>>;
 
-/** The record with this id, or 404 `not_found` naming `what`. */
+/** The record with this id, or 404 `not_found` naming `what` (also while an import still applying it keeps it pending). */
 export async function loadOr404<T extends SQLiteTable & { id: SQLiteColumn }>(q: AnyQuerier, table: T, id: string, what: string): Promise<T["$inferSelect"]> {
-  const row = (await (q as Querier<Record<string, never>>).select().from(table as SQLiteTable).where(eq(table.id, id)))[0];
+  const row = (await (q as Querier<Record<string, never>>).select().from(table as SQLiteTable).where(and(eq(table.id, id), visibleRows(table))))[0];
   if (!row) throw notFound(what);
   return row as T["$inferSelect"];
 }
@@ -56,13 +57,16 @@ export async function saveVersion<T extends RecordTable, R extends T["$inferSele
 type ArchivableTable = RecordTable & { status: SQLiteColumn };
 type ArchivableRow = { id: string; status: "active" | "archived"; version: number; createdAt: string; updatedAt: string; createdBy: string };
 
-/** Inserts a new active record (version 1, authored now by the context's actor) and returns it. */
+/**
+ * Inserts a new active record (version 1, authored now by the context's actor) and returns it;
+ * pending when the context applies an import batch (src/platform/db/pending.ts).
+ */
 export async function insertRecord<T extends ArchivableTable, R extends T["$inferSelect"] & ArchivableRow>(
   ctx: TenantCtx,
   table: T,
-  fields: Omit<R, keyof ArchivableRow>,
+  fields: Omit<R, keyof ArchivableRow | "pendingImportId">,
 ): Promise<R> {
-  const row = { ...newRecordMeta(ctx), status: "active", ...fields } as R;
+  const row = { ...newRecordMeta(ctx), status: "active", ...fields, ...(hasPendingRows(table) ? { pendingImportId: pendingImportOf(ctx) } : {}) } as unknown as R;
   await writer(ctx).insert(table as SQLiteTable).values(row as never);
   return row;
 }
@@ -73,7 +77,7 @@ export async function insertRecord<T extends ArchivableTable, R extends T["$infe
  * may refer to an archived record. Reads through the context (the open transaction, if any).
  */
 export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, table: T, id: string, path: string, what: string): Promise<T["$inferSelect"]> {
-  const row = (await db(ctx).select().from(table as SQLiteTable).where(eq(table.id, id)))[0] as
+  const row = (await db(ctx).select().from(table as SQLiteTable).where(and(eq(table.id, id), visibleRows(table, ctx))))[0] as
     | { status: string }
     | undefined;
   if (!row) throw invalid(path, `unknown ${what}`);
@@ -86,7 +90,7 @@ export async function recordExists(ctx: TenantCtx, table: ArchivableTable, id: s
   const rows = (await db(ctx)
     .select({ status: table.status })
     .from(table as SQLiteTable)
-    .where(eq(table.id, id))) as Array<{ status: string }>;
+    .where(and(eq(table.id, id), visibleRows(table, ctx)))) as Array<{ status: string }>;
   return rows.length > 0 && (!opts.activeOnly || rows[0]!.status === "active");
 }
 

@@ -17,6 +17,7 @@
 // Last-Event-ID and misses nothing. Heartbeat comments (`: ping`) keep proxies and the
 // client's idea of the connection alive. close() (graceful stop) ends every stream at once.
 import { sql } from "drizzle-orm";
+import { visibleOutboxEnd, visibleOutboxRows } from "../db/pending.ts";
 import { AppError, errorFacts } from "../errors/app-error.ts";
 import { outbox } from "../outbox/outbox.tables.ts";
 import type { Config } from "../config.ts";
@@ -117,15 +118,21 @@ class Channel {
   ) {}
 }
 
+// Both read up to visibleOutboxEnd: never past an event of an import still being applied (it turns visible later, at its own rowid);
+// an abandoned import's events are skipped (visibleOutboxRows).
 function outboxHeadQuery(handle: TenantHandle) {
-  return handle.db.read.select({ n: sql<number>`coalesce(max("outbox"."rowid"), 0)` }).from(outbox);
+  return handle.db.read.all<{ n: number }>(sql`SELECT ${visibleOutboxEnd} AS n`);
 }
 
 async function readRows(handle: TenantHandle, after: number, upTo?: number): Promise<OutboxEvent[]> {
   const rows = await handle.db.read
     .select({ seq: sql<number>`"outbox"."rowid"`, kind: outbox.kind, payload: outbox.payload })
     .from(outbox)
-    .where(upTo === undefined ? sql`"outbox"."rowid" > ${after}` : sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= ${upTo}`)
+    .where(
+      upTo === undefined
+        ? sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= ${visibleOutboxEnd} and ${visibleOutboxRows}`
+        : sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= min(${upTo}, ${visibleOutboxEnd}) and ${visibleOutboxRows}`,
+    )
     .orderBy(sql`"outbox"."rowid"`)
     .limit(BATCH);
   return rows.map((r) => {

@@ -1,6 +1,6 @@
 import type { Claims } from "../auth/token.ts";
 import type { Capability, Role } from "../auth/capabilities.ts";
-import type { TenantCtx } from "../tenancy/tenant-context.ts";
+import type { OpenTx, TenantCtx } from "../tenancy/tenant-context.ts";
 import type { DeviceCaller } from "../auth/device-token.ts";
 import type { Deps } from "../deps.ts";
 
@@ -30,6 +30,13 @@ export interface RequestCtx extends TenantCtx {
    */
   route: string;
   routeParams: unknown;
+  /**
+   * A keyed request of a `callsOutside` route only: seals the 2xx outcome now and returns
+   * the write that stores it under the Idempotency-Key in the handler's own transaction
+   * `txCtx`, so it commits with the work it answers (runIdempotentOutside otherwise stores
+   * it in a transaction of its own afterwards).
+   */
+  keepOutcome?: (outcome: { status: number; body?: unknown; headers?: Record<string, string> }) => (txCtx: TenantCtx & { readonly tx: OpenTx }) => Promise<void>;
 }
 
 /** A device route (auth `device`, the SMS gateway): the partner's context acting as `device:<id>`, with the device its native token names. */

@@ -136,15 +136,20 @@ async function storedOutcome(ctx: TenantCtx, q: Querier, keyOf: ReturnType<typeo
   return { status: existing.status, ...openOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, existing) };
 }
 
-/** Keeps a 2xx outcome under its key, sealed (the replay store holds nothing in plain text). */
-async function storeOutcome(ctx: TenantCtx, tx: Querier, keyOf: ReturnType<typeof keyFacts>["keyOf"], fingerprint: string, result: Outcome): Promise<void> {
-  await insertRow(tx, idempotencyKeys, {
+/** The key's row for a 2xx outcome, sealed (the replay store holds nothing in plain text). */
+function sealedRow(ctx: TenantCtx, keyOf: ReturnType<typeof keyFacts>["keyOf"], fingerprint: string, result: Outcome) {
+  return {
     ...keyOf,
     fingerprint,
     status: result.status,
     ...sealOutcome(ctx.deps, { partnerId: ctx.partnerId, ...keyOf, fingerprint }, result),
     createdAt: ctx.nowIso,
-  });
+  };
+}
+
+/** Keeps a 2xx outcome under its key. */
+async function storeOutcome(ctx: TenantCtx, tx: Querier, keyOf: ReturnType<typeof keyFacts>["keyOf"], fingerprint: string, result: Outcome): Promise<void> {
+  await insertRow(tx, idempotencyKeys, sealedRow(ctx, keyOf, fingerprint, result));
 }
 
 /** Keyed requests of routes that call outside services, serialised per key scope in this process. */
@@ -158,7 +163,10 @@ const outsideKeys = new KeyedMutex();
  * request waits for this one (in this process; past the write-lock timeout it is 409
  * idempotency_in_progress) and then replays it. A 2xx outcome is stored in a
  * transaction of its own afterwards; when another instance stored the key meanwhile,
- * the first stored outcome stays.
+ * the first stored outcome stays. A handler whose work ends in one transaction of its
+ * own may store the outcome in it (ctx.keepOutcome: sealed when called, written by the
+ * function it returns): then a crash right after that commit still replays the outcome
+ * instead of running the work a second time.
  */
 export async function runIdempotentOutside<T extends Outcome>(
   ctx: RequestCtx,
@@ -176,7 +184,14 @@ export async function runIdempotentOutside<T extends Outcome>(
         turn = true;
         const stored = await storedOutcome(ctx, db(ctx), keyOf, fingerprint);
         if (stored) return { replayed: true as const, result: stored };
-        const result = await run(ctx);
+        // Sealed at once (a large body takes a while), written later in the handler's transaction.
+        const keepOutcome = (outcome: StoredOutcome) => {
+          const row = isStored(outcome) ? sealedRow(ctx, keyOf, fingerprint, outcome) : undefined;
+          return async (txCtx: TxCtx) => {
+            if (row) await insertRow(writer(txCtx), idempotencyKeys, row);
+          };
+        };
+        const result = await run(Object.freeze({ ...ctx, keepOutcome }));
         if (isStored(result)) {
           await inOwnTx(ctx, async (ctx) => {
             const tx = writer(ctx);

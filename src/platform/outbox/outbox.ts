@@ -4,6 +4,7 @@ import { afterCommit, txScoped, writer } from "../db/transactions.ts";
 import type { TenantCtx } from "../tenancy/tenant-context.ts";
 import { outbox } from "./outbox.tables.ts";
 import { insertRow } from "../db/prepared.ts";
+import { pendingImportOf } from "../db/pending.ts";
 
 /** The contract §10 kinds: what webhook endpoints may subscribe to. */
 export const EVENT_KINDS = [
@@ -64,6 +65,8 @@ export async function appendEvent(
     createdAt: ctx.nowIso,
     // Not in the payload: that is the signed body; the delivery sends it as its traceparent header.
     traceId: ctx.traceId ?? null,
+    // An import still being applied: invisible to the outbox's readers until the import's last transaction.
+    pendingImportId: pendingImportOf(ctx),
   });
   // One notification per transaction, however many events it wrote.
   // (A Set: a savepoint works on its own copy, so a rolled-back one drops its notification and its mark together.)

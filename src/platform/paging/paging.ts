@@ -13,6 +13,7 @@ import { canonicalJson } from "../json/canonical-json.ts";
 import type { RequestCtx } from "../http/context.ts";
 import { readSnapshot, type Querier } from "../db/transactions.ts";
 import { queryKey, type SnapshotQuery } from "../db/database.ts";
+import { visibleRows } from "../db/pending.ts";
 
 export const MAX_LIMIT = 200;
 export const DEFAULT_LIMIT = 50;
@@ -349,6 +350,12 @@ export function checkKeptLists(on = true): void {
   verifyKept = on;
 }
 
+/** Lists served by kept statements while the check is on, as `route (shape)`: the tests' view of which lists keep theirs. */
+const listsKept = new Set<string>();
+export function keptLists(): ReadonlySet<string> {
+  return listsKept;
+}
+
 /** The SQL text of a page and count pair (undefined where they are not Drizzle queries). */
 function sqlText(page: unknown, count: unknown): string | undefined {
   return isKeptQuery(page) && isKeptQuery(count) ? `${page.toSQL().sql}\u0000${count.toSQL().sql}` : undefined;
@@ -418,6 +425,7 @@ function keptStatements<Row>(ctx: RequestCtx, q: Querier, req: PageRequest<Row>,
   }
   kept.set(key, list);
   if (list === null) return undefined;
+  if (verifyKept) listsKept.add(`${ctx.route} (${bound.shape})`);
   const values = pos ? { ...bound.values, "@limit": req.limit + 1, "@t": pos.t, "@i": pos.i } : { ...bound.values, "@limit": req.limit + 1 };
   // The total depends on the route's filters alone: one memo for every page and limit.
   const memo = `count\u0000${ctx.route}\u0000${bound.shape}\u0000${JSON.stringify(bound.values)}`;
@@ -437,9 +445,10 @@ export function tableOrder<T extends SQLiteTable & { id: SQLiteColumn }, K exten
     orderTs: table[key] as SQLiteColumn,
     orderId: table.id,
     // Drizzle cannot type a select from a generic table: its rows are T's rows.
+    // Rows of an import still being applied are in no list (src/platform/db/pending.ts).
     page: (q: Querier, where: SQL | undefined, orderBy: SQL[], limit: number | Placeholder) =>
-      q.select().from(table as SQLiteTable).where(where).orderBy(...orderBy).limit(limit) as PromiseLike<Row[]>,
-    count: (q: Querier, where: SQL | undefined) => q.select({ n: count() }).from(table as SQLiteTable).where(where),
+      q.select().from(table as SQLiteTable).where(and(where, visibleRows(table))).orderBy(...orderBy).limit(limit) as PromiseLike<Row[]>,
+    count: (q: Querier, where: SQL | undefined) => q.select({ n: count() }).from(table as SQLiteTable).where(and(where, visibleRows(table))),
     position: (r: Row) => ({ t: (r as Record<K, string>)[key], i: (r as { id: string }).id }),
   };
 }

@@ -27,6 +27,11 @@ export interface TenantCtx {
    * its callback (platform/db/transactions.ts); never set on a context in place.
    */
   readonly tx?: OpenTx;
+  /**
+   * Set only on the contexts a CSV import commit applies its batch with: the rows they
+   * write stay invisible to every other read until the commit's last transaction (src/platform/db/pending.ts).
+   */
+  readonly pendingImportId?: string;
 }
 
 /** A write transaction while it is open, as a context carries it. */

@@ -7,6 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, invalid, notFound } from "../../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../../platform/http/context.ts";
 import { db, withTx, writer } from "../../../platform/db/transactions.ts";
+import { visibleRows } from "../../../platform/db/pending.ts";
 import { newRecordMeta } from "../../../platform/tenancy/tenant-context.ts";
 import { minorUnits } from "../../../platform/money/money.ts";
 import { items } from "../../kernel/kernel.tables.ts";
@@ -181,7 +182,7 @@ async function tcoItemIds(ctx: RequestCtx, input: z.output<typeof AnalyzeTco>): 
   const rows = await db(ctx)
     .select({ id: items.id })
     .from(items)
-    .where(and(eq(items.modelId, input.modelId!), eq(items.ownership, "owned")))
+    .where(and(eq(items.modelId, input.modelId!), eq(items.ownership, "owned"), visibleRows(items)))
     .orderBy(asc(items.id))
     .limit(TCO_MAX_ASSETS + 1);
   if (rows.length > TCO_MAX_ASSETS) throw invalid("/body/modelId", `the model has more than ${TCO_MAX_ASSETS} assets; analyse them one by one`);

@@ -66,5 +66,7 @@ export const financeInsuranceClaims = sqliteTable(
     createdAt: text("created_at").notNull(),
     createdBy: text("created_by").notNull(),
   },
-  (t) => [index("finance_insurance_claims_item_idx").on(t.itemId), index("finance_insurance_claims_coverage_idx").on(t.coverageId)],
+  // item_id: deleting a pending import's items checks this foreign key. No coverage_id index:
+  // claims are only inserted and coverages are never deleted.
+  (t) => [index("finance_insurance_claims_item_idx").on(t.itemId)],
 );

@@ -6,6 +6,7 @@ import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../../platform/errors/app-error.ts";
 import type { RequestCtx } from "../../../platform/http/context.ts";
 import { db } from "../../../platform/db/transactions.ts";
+import { visibleRows } from "../../../platform/db/pending.ts";
 import { items } from "../../kernel/kernel.tables.ts";
 import { requireCategory } from "../../catalogue/index.ts";
 import { depreciationEstimates, depreciationProfiles } from "../depreciation/depreciation.tables.ts";
@@ -44,7 +45,7 @@ export async function forecastReplacements(ctx: RequestCtx, input: z.output<type
     const rows = await db(ctx)
       .select({ id: items.id, condition: items.condition })
       .from(items)
-      .where(and(eq(items.ownership, "owned"), eq(items.categoryId, input.categoryId!), ne(items.lifecycle, "disposed")))
+      .where(and(eq(items.ownership, "owned"), eq(items.categoryId, input.categoryId!), ne(items.lifecycle, "disposed"), visibleRows(items)))
       .orderBy(asc(items.id))
       .limit(FORECAST_MAX_ASSETS + 1);
     if (rows.length > FORECAST_MAX_ASSETS) throw invalid("/body/categoryId", `the category has more than ${FORECAST_MAX_ASSETS} assets; forecast them one by one`);

@@ -10,8 +10,10 @@ export const commitImport = defineRoute({
   operationId: "commitImport",
   summary: "Apply a validated import batch atomically",
   description: [
-    "In one transaction: creates the locations, parties (organisations), categories and models the batch said it would create,",
+    "Creates the locations, parties (organisations), categories and models the batch said it would create,",
     "then registers every valid row as an item through the rules of POST /assets (each with its `registered` movement and `asset.created` event); all rows or none.",
+    "The rows are written in short transactions (other writes of the partner are answered meanwhile) and stay invisible to every read until all of them turn visible at once;",
+    "meanwhile the batch reads `applying` and another commit of it is 409.",
     "409 state_conflict when the batch is invalid, already committed, when a referenced record changed since validation (version, archived, renamed)",
     "or a record it would create now exists (the detail names it), or when a row no longer validates. Replaying the same Idempotency-Key returns the first result.",
   ].join(" "),
@@ -22,5 +24,7 @@ export const commitImport = defineRoute({
   body: Empty,
   file: import.meta.path,
   responses: { 200: { description: "The committed batch with `result`", schema: ImportBatch } },
+  // Applied in short transactions of its own (the partner's other writers are not held up); the outcome is kept in the last one.
+  callsOutside: true,
   handler: async (ctx, { params }) => ({ status: 200, body: await commit(ctx, params.id) }),
 });
