@@ -6,7 +6,7 @@
 import { test, expect, afterAll, beforeAll, describe } from "bun:test";
 import { count, eq, inArray, type SQL } from "drizzle-orm";
 import { createTestEnv } from "../harness.ts";
-import { checkKeptLists, FilterSet, paginate, type PageRequest } from "../../src/platform/paging/paging.ts";
+import { checkKeptLists, FilterSet, keptLists, paginate, type PageRequest } from "../../src/platform/paging/paging.ts";
 import { items } from "../../src/assets/kernel/kernel.tables.ts";
 import { toItemDto, type ItemRow } from "../../src/assets/kernel/index.ts";
 import type { Querier } from "../../src/platform/db/transactions.ts";
@@ -198,5 +198,71 @@ describe("paginate keeps statements only when nothing of a request is in them", 
     expect(f.bound).toBeUndefined();
     const bound = new FilterSet().scope("ownership", "owned", (v) => eq(items.ownership, v)).bind("condition", ["new", "good"] as const, (v) => inArray(items.condition, v)).bound;
     expect([bound?.shape, bound?.values]).toEqual(["ownership;condition[2];", { ownership: "owned", "condition.0": "new", "condition.1": "good" }]);
+  });
+});
+
+describe("routes whose lists keep their statements", () => {
+  const get = async (family: "assets" | "planning", path: string, user: string) => {
+    const res = await env.call("GET", `/api/${family}${path}${path.includes("?") ? "&" : "?"}partnerId=${P}`, { token: await env.token(user) });
+    expect(res.status).toBe(200);
+    return res.body as { items: Array<{ name: string }>; total: number; filters: Record<string, unknown> };
+  };
+  const names = (page: { items: Array<{ name: string }> }) => page.items.map((i) => i.name).toSorted();
+
+  beforeAll(async () => {
+    await env.member(P, "mia", "operator");
+    await env.member(P, "max", "viewer");
+    const view = async (user: string, name: string, surface: string) =>
+      env.call("POST", `/api/assets/saved-views?partnerId=${P}`, { token: await env.token(user), body: { name, surface, query: {} } });
+    for (const [user, name, surface] of [["mia", "Mia owned", "owned"], ["mia", "Mia loaned", "loaned"], ["mia", "Mia audits", "audits"], ["max", "Max owned", "owned"]] as const) {
+      expect((await view(user, name, surface)).status).toBe(201);
+    }
+    const project = (name: string, members: Array<{ userId: string; role: string }>) =>
+      env.call("POST", `/api/planning/projects?partnerId=${P}`, {
+        token,
+        body: { name, timeZone: "Europe/Berlin", startsOn: "2026-08-14", endsOn: "2026-08-16", members },
+      });
+    expect((await project("Harbour Festival", [{ userId: "mia", role: "member" }])).status).toBe(201);
+    expect((await project("Winter Market", [{ userId: "max", role: "viewer" }])).status).toBe(201);
+  });
+
+  test("saved views: each caller's own, filtered by surface, the scope never echoed", async () => {
+    // Twice each: the second request of a shape runs the kept statements with its own user.
+    for (let round = 0; round < 2; round++) {
+      const mine = await get("assets", "/saved-views?surface=owned,loaned", "mia");
+      expect([names(mine), mine.total, mine.filters]).toEqual([["Mia loaned", "Mia owned"], 2, { surface: ["owned", "loaned"] }]);
+      const his = await get("assets", "/saved-views?surface=owned,loaned", "max");
+      expect([names(his), his.total]).toEqual([["Max owned"], 1]);
+      const all = await get("assets", "/saved-views", "mia");
+      expect([all.total, all.filters]).toEqual([3, {}]);
+      expect((await get("assets", "/saved-views", "kim")).total).toBe(0);
+    }
+  });
+
+  test("projects: a member's own, every project for planning_admin, the scope never echoed", async () => {
+    for (let round = 0; round < 2; round++) {
+      expect(names(await get("planning", "/projects", "mia"))).toEqual(["Harbour Festival"]);
+      const max = await get("planning", "/projects?state=concept", "max");
+      expect([names(max), max.total, max.filters]).toEqual([["Winter Market"], 1, { state: ["concept"] }]);
+      expect((await get("planning", "/projects?state=active", "max")).total).toBe(0);
+      const admin = await get("planning", "/projects", "kim");
+      expect([names(admin), admin.filters]).toEqual([["Harbour Festival", "Winter Market"], {}]);
+    }
+  });
+
+  test.skipIf(env.driver !== "bun:sqlite")("the registers, saved views and projects are served by kept statements, scoped by a value", async () => {
+    await list("/owned?condition=new");
+    await get("assets", "/saved-views?surface=owned", "mia");
+    await get("assets", "/saved-views", "mia");
+    await get("planning", "/projects?state=concept", "mia");
+    await get("planning", "/projects?state=concept,active", "kim");
+    const expected = [
+      "GET /owned (ownership;condition[1];)",
+      "GET /saved-views (userId;surface[1];)",
+      "GET /saved-views (userId;)",
+      "GET /projects (memberOf;state[1];)",
+      "GET /projects (state[2];)",
+    ];
+    expect(expected.filter((list) => !keptLists().has(list))).toEqual([]);
   });
 });

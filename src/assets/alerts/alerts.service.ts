@@ -11,8 +11,7 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
-import { FilterSet, paginate } from "../../platform/paging/paging.ts";
-import { count } from "drizzle-orm";
+import { FilterSet, paginate, tableOrder } from "../../platform/paging/paging.ts";
 import { checkouts } from "../custody/custody.tables.ts";
 import { agreements } from "../agreements/agreements.tables.ts";
 import { items } from "../kernel/kernel.tables.ts";
@@ -75,12 +74,8 @@ export async function listAlerts(ctx: RequestCtx, q: z.output<typeof ListAlertsQ
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: alerts.createdAt,
-      orderId: alerts.id,
+      ...tableOrder(alerts, "createdAt"),
       where: filters.where(),
-      page: (qr, where, orderBy, limit) => qr.select().from(alerts).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr, where) => qr.select({ n: count() }).from(alerts).where(where),
-      position: (r) => ({ t: r.createdAt, i: r.id }),
     },
     toAlertDto,
   );

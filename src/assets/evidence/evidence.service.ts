@@ -3,7 +3,7 @@
 // history (evidence_events). The bytes only ever reach the content store as
 // AES-256-GCM ciphertext; the envelope needed to read them stays in this partner's database.
 import type { z } from "@hono/zod-openapi";
-import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { RequestCtx } from "../../platform/http/context.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import type { Staged } from "../../platform/http/define-route.ts";
@@ -12,7 +12,7 @@ import { db, withTx, writer } from "../../platform/db/transactions.ts";
 import { insertRow } from "../../platform/db/prepared.ts";
 import { appendEvent } from "../../platform/db/history.ts";
 import { appendEvent as appendOutboxEvent } from "../../platform/outbox/outbox.ts";
-import { FilterSet, paginate, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, paginate, tableOrder, type Page } from "../../platform/paging/paging.ts";
 import { stageEncryptedUpload, type StagedUpload } from "../../platform/stored-files/upload.ts";
 import { newScannedFile, openCleanFile, reviewStoredFile, scannedFileDto, type StoredFileKind } from "../../platform/stored-files/stored-files.ts";
 import { scanPendingFiles } from "../../platform/stored-files/scan.ts";
@@ -159,12 +159,8 @@ export async function listEvidence(ctx: RequestCtx, q: z.output<typeof ListEvide
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: evidence.createdAt,
-      orderId: evidence.id,
-      page: (qr, where, orderBy, limit) => qr.select().from(evidence).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr, where) => qr.select({ n: count() }).from(evidence).where(where),
+      ...tableOrder(evidence, "createdAt"),
       where: filters.where(scope),
-      position: (r) => ({ t: r.createdAt, i: r.id }),
     },
     (r) => toEvidenceDto(ctx, r),
   );

@@ -11,7 +11,7 @@ import type { RequestCtx } from "../../platform/http/context.ts";
 import { db, readSnapshot, withTx, writer } from "../../platform/db/transactions.ts";
 import { newRecordMeta, type TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { appendEvent, historyOf, toEventDto } from "../../platform/db/history.ts";
-import { FilterSet, listByUpdate, paginate, updatedOrder, type Page } from "../../platform/paging/paging.ts";
+import { FilterSet, listByUpdate, paginate, tableOrder, updatedOrder, type Page } from "../../platform/paging/paging.ts";
 import type { ItemRow } from "../kernel/index.ts";
 import { changeItem, loadItem } from "../kernel/index.ts";
 import { clearBlock, setBlock } from "../kernel/index.ts";
@@ -170,12 +170,8 @@ export async function listShipmentContents(ctx: RequestCtx, id: string, q: ListS
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: shipmentItems.packedAt,
-      orderId: shipmentItems.id,
+      ...tableOrder(shipmentItems, "packedAt"),
       where: filters.where(eq(shipmentItems.shipmentId, id)),
-      page: (qr, where, orderBy, limit) => qr.select().from(shipmentItems).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr, where) => qr.select({ n: count() }).from(shipmentItems).where(where),
-      position: (r) => ({ t: r.packedAt, i: r.id }),
     },
     toContentDto,
   );
@@ -193,12 +189,8 @@ export async function listShipmentDiscrepancies(ctx: RequestCtx, id: string, q: 
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: shipmentDiscrepancies.recordedAt,
-      orderId: shipmentDiscrepancies.id,
+      ...tableOrder(shipmentDiscrepancies, "recordedAt"),
       where: filters.where(eq(shipmentDiscrepancies.shipmentId, id)),
-      page: (qr, where, orderBy, limit) => qr.select().from(shipmentDiscrepancies).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr, where) => qr.select({ n: count() }).from(shipmentDiscrepancies).where(where),
-      position: (r) => ({ t: r.recordedAt, i: r.id }),
     },
     toDiscrepancyDto,
   );
@@ -214,12 +206,8 @@ export async function listShipmentEvents(ctx: RequestCtx, id: string, q: ListShi
       filters: filters.applied,
       limit: q.limit,
       cursor: q.cursor,
-      orderTs: shipmentEvents.recordedAt,
-      orderId: shipmentEvents.id,
+      ...tableOrder(shipmentEvents, "recordedAt"),
       where: filters.where(eq(shipmentEvents.shipmentId, id)),
-      page: (qr, where, orderBy, limit) => qr.select().from(shipmentEvents).where(where).orderBy(...orderBy).limit(limit),
-      count: (qr, where) => qr.select({ n: count() }).from(shipmentEvents).where(where),
-      position: (r) => ({ t: r.recordedAt, i: r.id }),
     },
     (r) => toEventDto(r),
   );

@@ -79,9 +79,11 @@ function checkValues(surface: Surface, query: Record<string, unknown>, path: str
 }
 
 export async function listSavedViews(ctx: RequestCtx, q: z.output<typeof ListSavedViewsQuery>) {
-  const filters = new FilterSet().add("surface", q.surface, (v) => inArray(savedViews.surface, v));
-  // The caller's own views only: always applied, never echoed.
-  return listByUpdate(ctx, savedViews, q, filters, toSavedViewDto, eq(savedViews.userId, ctx.actorId));
+  // The caller's own views only: a scope (never echoed), bound like the filter, so the list's statements are kept.
+  const filters = new FilterSet()
+    .scope("userId", ctx.actorId, (v) => eq(savedViews.userId, v))
+    .bind("surface", q.surface, (v) => inArray(savedViews.surface, v));
+  return listByUpdate(ctx, savedViews, q, filters, toSavedViewDto);
 }
 
 export async function getSavedView(ctx: RequestCtx, id: string) {

@@ -1,7 +1,7 @@
 // Projects and their member scope. A project is visible to its members and to
 // holders of planning_admin; to anyone else it does not exist (404). Every other
 // planning module reaches a project through requireProjectAccess.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, type Placeholder } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, assertVersion, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { db, withTx, writer, type Querier } from "../../platform/db/transactions.ts";
@@ -84,7 +84,12 @@ export async function projectRoleOf(ctx: TenantCtx, projectId: string): Promise<
  */
 export function projectScope(ctx: ScopeCtx, q: Querier, projectIdColumn: Parameters<typeof inArray>[0]) {
   if (seesEveryProject(ctx)) return undefined;
-  return inArray(projectIdColumn, q.select({ id: planningProjectMembers.projectId }).from(planningProjectMembers).where(eq(planningProjectMembers.userId, ctx.actorId)));
+  return memberOf(q, projectIdColumn, ctx.actorId);
+}
+
+/** The project id column restricted to the projects `userId` (a value or a placeholder) is a member of. */
+function memberOf(q: Querier, projectIdColumn: Parameters<typeof inArray>[0], userId: string | Placeholder) {
+  return inArray(projectIdColumn, q.select({ id: planningProjectMembers.projectId }).from(planningProjectMembers).where(eq(planningProjectMembers.userId, userId)));
 }
 
 /** The ids of the projects the caller sees ("all" for planning_admin and jobs): the live event stream's scope. */
@@ -108,8 +113,11 @@ export { toMemberDto };
 // ---------------------------------------------------------------- reads
 
 export async function listProjects(ctx: RequestCtx, q: z.output<typeof ListProjectsQuery>) {
-  const filters = new FilterSet().add("state", q.state, (v) => inArray(planningProjects.state, v));
-  return listByUpdate(ctx, planningProjects, q, filters, toProjectDto, projectScope(ctx, db(ctx), planningProjects.id));
+  // projectScope as a bound scope (absent for planning_admin: another shape), so the list's statements are kept.
+  const filters = new FilterSet();
+  if (!seesEveryProject(ctx)) filters.scope("memberOf", ctx.actorId, (v) => memberOf(db(ctx), planningProjects.id, v));
+  filters.bind("state", q.state, (v) => inArray(planningProjects.state, v));
+  return listByUpdate(ctx, planningProjects, q, filters, toProjectDto);
 }
 
 // ---------------------------------------------------------------- writes
