@@ -9,6 +9,8 @@
 // replay the service's statements in one BEGIN IMMEDIATE … COMMIT) in two child
 // processes started once, checks that each reference answers what its service answers,
 // then loads service and reference in turns (A B A B A B) and reports medians and ratios.
+// The write scenarios run again with two instances of each side on one port
+// (SO_REUSEPORT), and the report says how writers over 20 partners scale against one.
 // Then the large-work figures: CSV import, EPCIS export, snapshot, memory across 1,000
 // partners, a partner's footprint and a pass of the scheduled jobs.
 // Needs wrk (`apt-get install -y wrk`). Not part of npm test (test/bench-references.test.ts is).
@@ -79,7 +81,7 @@ function parseArgs(argv: string[]) {
       case "--help":
         console.log(
           "npm run bench -- [--quick] [--rounds n] [--duration s] [--warmup s] [--threads n] [--only key,key] [--items n] [--views n] [--churn partners] [--no-large] [--no-readme] [--keep]\n" +
-            "scenario keys for --only: owned, views, checkouts, projects, owned-304, healthz, create-1, create-20, view-create (the README is updated only by a full run)",
+            "scenario keys for --only: owned, views, checkouts, projects, owned-304, healthz, create-1, create-20, create-1x2, create-20x2, view-create (the README is updated only by a full run)",
         );
         process.exit(0);
       default:
@@ -216,6 +218,8 @@ interface Scenario {
   expectStatus?: number;
   /** A write: Lua-driven unique keys and tags. */
   write?: Omit<WriteLoad, "path" | "run"> & { servicePath: string; referencePath: string };
+  /** Processes of each side on one port (SO_REUSEPORT); default 1. */
+  instances?: number;
 }
 
 const LISTS: Array<{ key: string; label: string; def: ListScenarioDef }> = [
@@ -230,6 +234,37 @@ const LISTS: Array<{ key: string; label: string; def: ListScenarioDef }> = [
 ];
 
 const TAG = "@@TAG@@";
+/** The writes measured again with two instances of each side on one port (keys `<key>x2`). */
+const TWO_INSTANCES = ["create-1", "create-20"];
+
+/**
+ * Issue 22 item 3: "with writers spread over 20 partners, throughput at least 1.5× the
+ * single-partner figure". Throughput over 20 partners ÷ on one partner, for one and for
+ * two instances (service, and reference alike), and what the second instance adds.
+ */
+function writerScaling(rows: Row[]): string[] {
+  const rps = (key: string, side: "service" | "reference") => rows.find((r) => r.key === key)?.[side]?.rps ?? Number.NaN;
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "—");
+  const ratio = (a: string, b: string) => `service **${f(rps(a, "service") / rps(b, "service"))}**, reference ${f(rps(a, "reference") / rps(b, "reference"))}`;
+  const out: string[] = [];
+  if (rows.some((r) => r.key === "create-20" && r.service) && rows.some((r) => r.key === "create-1" && r.service)) {
+    out.push(`- one instance: ${ratio("create-20", "create-1")}`);
+  }
+  if (rows.some((r) => r.key === "create-20x2" && r.service) && rows.some((r) => r.key === "create-1x2" && r.service)) {
+    out.push(`- two instances on one port: ${ratio("create-20x2", "create-1x2")}`);
+  }
+  if (out.length === 0) return [];
+  if (rows.some((r) => r.key === "create-20x2" && r.service) && rows.some((r) => r.key === "create-1" && r.service)) {
+    out.push(`- two instances over 20 partners ÷ one instance on one partner: ${ratio("create-20x2", "create-1")}`);
+  }
+  for (const [key, what] of [["create-1", "on one partner"], ["create-20", "over 20 partners"]] as const) {
+    if (rows.some((r) => r.key === key && r.service) && rows.some((r) => r.key === `${key}x2` && r.service)) {
+      out.push(`- two instances ÷ one, ${what}: ${ratio(`${key}x2`, key)}`);
+    }
+  }
+  return ["Writers (`POST /api/assets/assets`, 50 connections) over 20 partners ÷ on one partner, req/s (issue 22 item 3 asks for at least 1.5):", "", ...out];
+}
+
 function assetBodyFor(locations: Map<string, string>) {
   return (partnerId: string, tag: string) => JSON.stringify(assetBody(locations.get(partnerId)!, tag));
 }
@@ -274,9 +309,9 @@ async function measure(s: Scenario, app: ServerChild, ref: ServerChild, token: s
   for (let round = 0; round < opts.rounds; round++) {
     for (const side of ["service", "reference"] as const) {
       const server = side === "service" ? app : ref;
-      const before = cpuMark([server.pid]);
+      const before = cpuMark(server.pids);
       const r = await one(side, opts.duration);
-      const after = cpuMark([server.pid]);
+      const after = cpuMark(server.pids);
       // wrk's own CPU time is this run's, not another process's.
       if (after) after.ownMs += r.cpuMs;
       const share = foreignShare(before, after) ?? 0;
@@ -290,7 +325,7 @@ async function measure(s: Scenario, app: ServerChild, ref: ServerChild, token: s
   }
   const a = medianOf(service);
   const b = medianOf(reference);
-  return { label: s.label, referenceLabel: s.referenceLabel, connections: s.connections, service: a, reference: b, ratio: a.rps / b.rps, foreign };
+  return { key: s.key, label: s.label, referenceLabel: s.referenceLabel, connections: s.connections, service: a, reference: b, ratio: a.rps / b.rps, foreign };
 }
 
 /** Probes both sides once; the reference must answer what the service answers. */
@@ -531,7 +566,7 @@ try {
       expectStatus: 304,
     },
     { key: "healthz", label: "`GET /healthz`", service: "/healthz", reference: "/hello", referenceLabel: "bare hello world", connections: 32 },
-    ...writeDefs.map((w) => ({
+    ...writeDefs.map((w): Scenario => ({
       key: w.key,
       label: w.label,
       service: w.servicePath,
@@ -545,6 +580,13 @@ try {
       },
     })),
   ];
+  // Issue 22 item 3: the same writers against two instances of each side sharing one port, right after the last of them.
+  const twice = scenarios.filter((s) => TWO_INSTANCES.includes(s.key));
+  scenarios.splice(
+    scenarios.indexOf(twice[twice.length - 1]!) + 1,
+    0,
+    ...twice.map((s) => ({ ...s, key: `${s.key}x2`, label: `${s.label}, two instances`, referenceLabel: `${s.referenceLabel}, two processes`, instances: 2 })),
+  );
   // Totals for the labels.
   for (const s of scenarios) {
     if (!s.reference.startsWith("/list")) continue;
@@ -553,16 +595,29 @@ try {
     s.label = `${l.label}: ${page.items.length} of ${n(page.total)}, exact total`;
   }
   const rows: Row[] = [];
+  let pair: { app: ServerChild; ref: ServerChild } | undefined;
   for (const s of scenarios) {
     if (opts.only && !opts.only.includes(s.key)) continue;
-    const broken = s.write ? await checkWrite(s, app, ref, token) : await check(s, app, ref, token);
+    let [sApp, sRef] = [app, ref];
+    if ((s.instances ?? 1) > 1) {
+      if (!pair) {
+        const app2 = await startServer("app", benchEnv, {}, 2);
+        children.push(app2);
+        const ref2 = await startServer("ref", benchEnv, { BENCH_SPECS: specFile }, 2);
+        children.push(ref2);
+        pair = { app: app2, ref: ref2 };
+        log(`two instances on one port: app ${app2.origin} (pids ${app2.pids.join(", ")}), references ${ref2.origin} (pids ${ref2.pids.join(", ")})`);
+      }
+      [sApp, sRef] = [pair.app, pair.ref];
+    }
+    const broken = s.write ? await checkWrite(s, sApp, sRef, token) : await check(s, sApp, sRef, token);
     if (broken) {
       log(`${s.key}: NOT MEASURED: ${broken}`);
-      rows.push({ label: s.label, referenceLabel: s.referenceLabel, connections: s.connections, skipped: broken });
+      rows.push({ key: s.key, label: s.label, referenceLabel: s.referenceLabel, connections: s.connections, skipped: broken });
       continue;
     }
     log(`${s.key}: the reference answers what the service answers; measuring`);
-    rows.push(await measure(s, app, ref, token));
+    rows.push(await measure(s, sApp, sRef, token));
   }
   await Promise.all(children.splice(0).map((c) => c.stop()));
 
@@ -630,6 +685,8 @@ try {
   const notes = [
     "Service: the real app (`createApp`: token, partner and membership resolution, validation, idempotency, Drizzle, signed cursors, ETags) in one process. " +
       "Reference: a bare `Bun.serve` over `bun:sqlite` on the same partner files in another process, doing the same algorithm and no more. " +
+      "\"Two instances\": two processes of each side listening on one port with SO_REUSEPORT (`REUSE_PORT=true`), the kernel spreading wrk's connections; " +
+      "a reference, like the service, waits for a partner file's write lock the other process holds by retrying `BEGIN IMMEDIATE` after short asynchronous pauses. " +
       "A list's reference runs the service's own page and count statements, captured from the service on this run (SQL text and parameters, scripts/bench/capture.ts), " +
       "in one read transaction with the count memoised by `PRAGMA data_version` as the service does, and writes the same JSON bytes (same cursor HMAC). " +
       "A write's reference replays the statements the service ran for one request (captured the same way) with fresh ids, key and time in one `BEGIN IMMEDIATE … COMMIT`; " +
@@ -640,7 +697,7 @@ try {
       "req/s and p50/p99 (wrk --latency) are medians over the rounds, ratio = service req/s ÷ reference req/s. Writes: a Lua script gives each request its own Idempotency-Key and body tag.",
     `"CPU used by others" is the largest share of all ${cpus().length} CPUs that processes other than the bench, wrk and the server under load took during one of the scenario's runs; on a shared machine absolute figures are noisy, ratios of alternating runs less so.`,
   ];
-  const report = renderReport({ date: new Date(), machine: machine(), rows, large, memory, extra, notes, seconds, busyBefore, busyAfter });
+  const report = renderReport({ date: new Date(), machine: machine(), rows, scaling: writerScaling(rows), large, memory, extra, notes, seconds, busyBefore, busyAfter });
   console.log(report);
   if (opts.quick || opts.only) log("--quick/--only: README not updated");
   else if (opts.readme) log(writeReadme(join(import.meta.dir, "..", "README.md"), report));

@@ -11,6 +11,7 @@ export type { Config };
 const EnvSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  REUSE_PORT: z.enum(["true", "false"]).default("false"),
   TENANTS_DIR: z.string().default("./tenants"),
   TENANT_DB_URL: z.string().optional(),
   TENANT_DB_AUTH_TOKEN: z.string().optional(),
@@ -154,6 +155,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     production,
     port: env.PORT,
+    reusePort: env.REUSE_PORT === "true",
     tenantsDir,
     tenantDbUrlTemplate: env.TENANT_DB_URL ?? `file:${tenantsDir}/{partnerId}.db`,
     tenantDbAuthToken: env.TENANT_DB_AUTH_TOKEN,

@@ -74,7 +74,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   let scheduler: Scheduler | undefined;
   try {
     const app = createApp(deps);
-    server = Bun.serve({ port: opts.port ?? config.port, hostname: opts.hostname, fetch: app.fetch });
+    server = Bun.serve({ port: opts.port ?? config.port, hostname: opts.hostname, reusePort: config.reusePort, fetch: app.fetch });
     const port = server.port ?? config.port;
     const url = `http://localhost:${port}`;
 

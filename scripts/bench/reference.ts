@@ -8,13 +8,17 @@
 //   service answers (the same keys in the same order, the same HMAC-signed cursor).
 // - A write replays the service's statements of one request (./capture.ts) with
 //   fresh ids, key, tag and time in one BEGIN IMMEDIATE … COMMIT on the writer,
-//   one transaction per partner at a time, and answers the service's body.
+//   one transaction per partner at a time, and answers the service's body. While
+//   another process (a second reference on the same port) holds the file's write
+//   lock, BEGIN IMMEDIATE is retried after the service's asynchronous pauses, as the
+//   service does (src/platform/db/bun-sqlite.ts), not in SQLite's sleeping busy handler.
 // - /hello: a bare hello world (the reference of /healthz and of a 304).
 //
 // Connections use the service's pragmas. Statements are prepared once.
 import { Database, type Statement } from "bun:sqlite";
 import { createHmac, randomBytes } from "node:crypto";
 import { localFilePath } from "../../src/platform/db/database.ts";
+import { BUSY_TIMEOUT_MS, LOCK_POLL_MS, isBusy } from "../../src/platform/db/bun-sqlite.ts";
 import { fill, type ListSpec, type WriteSpec } from "./capture.ts";
 
 const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
@@ -223,6 +227,8 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
         const spec = ref.byPartner[partnerId];
         if (!spec) return undefined;
         const { writer } = open(partnerId);
+        // The busy handler would sleep the thread; the lock is waited for in beginImmediate.
+        writer.run("PRAGMA busy_timeout=0");
         p = {
           spec,
           writer,
@@ -235,6 +241,18 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
       }
       return p;
     };
+    const beginImmediate = async (p: { begin: Statement }) => {
+      const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          p.begin.run();
+          return;
+        } catch (err) {
+          if (!isBusy(err) || Date.now() >= busyUntil) throw err;
+          await Bun.sleep(LOCK_POLL_MS[Math.min(attempt, LOCK_POLL_MS.length - 1)]!);
+        }
+      }
+    };
     return async (req: Request) => {
       const partnerId = new URL(req.url).searchParams.get("partnerId") ?? "";
       const p = forPartner(partnerId);
@@ -246,8 +264,8 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
       for (let i = 0; i < p.spec.ids; i++) ids.push(Bun.randomUUIDv7());
       const nowMs = Date.now();
       const values = { key, tag, ids, nowMs, nowIso: new Date(nowMs).toISOString() };
-      await serialised(partnerId, () => {
-        p.begin.run();
+      await serialised(partnerId, async () => {
+        await beginImmediate(p);
         try {
           p.spec.statements.forEach((s, i) => {
             const args = s.params.map((t) => {

@@ -14,6 +14,8 @@ export interface Sample {
 }
 
 export interface Row {
+  /** The scenario's --only key. */
+  key?: string;
   label: string;
   referenceLabel: string;
   connections: number;
@@ -45,6 +47,8 @@ export interface ReportInput {
   date: Date;
   machine: string;
   rows: Row[];
+  /** Lines printed right under the scenario table (how writers scale over partners and instances). */
+  scaling?: string[];
   large: LargeTable[];
   memory?: { samples: MemorySample[]; verdict: string; partners: number; cacheSize: number };
   /** Further report lines (the CSV import's table). */
@@ -92,6 +96,7 @@ export function renderReport(r: ReportInput): string {
         `**${fmt(row.ratio ?? Number.NaN, 2)}** | ${row.foreign === undefined ? "—" : `${Math.round(row.foreign * 100)} %`} |`,
     );
   }
+  if (r.scaling?.length) out.push("", ...r.scaling);
   for (const t of r.large) out.push(...table(t));
   if (r.memory) {
     const m = r.memory;

@@ -3,8 +3,10 @@
 //   app  the real app (createApp) plus GET /__bench/memory (bench-only, never in the app)
 //   ref  the honest references (./reference.ts) built from the specs in the JSON
 //        file BENCH_SPECS, plus the bare hello world at /hello
-// BENCH_CONFIG is the JSON environment given to loadConfig. Prints "READY <port>"
-// once listening; SIGTERM closes cleanly.
+// BENCH_CONFIG is the JSON environment given to loadConfig; with REUSE_PORT=true in it
+// the server listens with SO_REUSEPORT, on BENCH_PORT when given (a second instance on
+// the first one's port, ./child.ts), else on a free port. Prints "READY <port>" once
+// listening; SIGTERM closes cleanly.
 import { readFileSync, readdirSync } from "node:fs";
 import { loadConfig } from "../../src/env.ts";
 import { createDeps } from "../../src/deps.ts";
@@ -22,7 +24,7 @@ function openFds(): number {
 
 const mode = process.env.BENCH_MODE;
 const config = loadConfig(JSON.parse(process.env.BENCH_CONFIG ?? "{}") as Record<string, string>);
-const listen = { port: 0, hostname: "127.0.0.1" } as const;
+const listen = { port: Number(process.env.BENCH_PORT ?? 0), hostname: "127.0.0.1", reusePort: config.reusePort } as const;
 
 let server: ReturnType<typeof Bun.serve>;
 let close: () => void | Promise<void> = () => {};

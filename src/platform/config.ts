@@ -3,6 +3,8 @@
 export interface Config {
   production: boolean;
   port: number;
+  /** Listen with SO_REUSEPORT (REUSE_PORT): several instances on one host share the port, the kernel spreads connections. */
+  reusePort: boolean;
   tenantsDir: string;
   tenantDbUrlTemplate: string;
   tenantDbAuthToken?: string;

@@ -83,10 +83,10 @@ export function setStatementLog(fn: ((s: LoggedStatement) => void) | undefined):
 }
 
 /** Pauses between attempts at the file's write lock while another process holds it (ms; the last repeats). */
-const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
+export const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
 
 /** SQLITE_BUSY (or an extended BUSY code) somewhere along the cause chain. */
-function isBusy(err: unknown): boolean {
+export function isBusy(err: unknown): boolean {
   let cur: unknown = err;
   for (let i = 0; i < 8 && typeof cur === "object" && cur !== null; i++) {
     const code = (cur as { code?: unknown }).code;
