@@ -701,7 +701,11 @@ async function commitAs(ctx: RequestCtx, id: string, holder: string, opts: Commi
   const result = { itemsCreated: itemIds.length, referencesCreated: refs.filter((r) => r.action === "create").length, itemIds };
   const committed = { state: "committed" as const, result, committedAt: ctx.nowIso, committedBy: ctx.actorId, version: batch.version + 1, updatedAt: ctx.nowIso };
   const dto = toBatchDto({ ...batch, ...committed }, rows);
+  // Building, sealing and later serialising the answer (about 3 MB for 10,000 rows) each keep the
+  // thread for tens of ms: a turn of the event loop between them lets other requests through.
+  await yieldLock();
   const keep = ctx.keepOutcome?.({ status: 200, body: dto });
+  await yieldLock();
   // Measured for 10,000 rows: the flip itself (deleting the pending_batches row) 0.7 ms, the batch's
   // update 2.3 ms, the sealed outcome (the answer lists all rows) 18.6 ms.
   await withTx(ctx, async (ctx) => {
