@@ -609,6 +609,11 @@ class LeaseLost extends AppError {
 /** The holders of the commits running in this process. */
 const committingHere = new Set<string>();
 
+/** Lists batch `id` as pending under `holder`'s new lease (its rows invisible until the row is deleted). */
+async function holdBatch(ctx: TenantCtx, id: string, holder: string): Promise<void> {
+  await writer(ctx).run(sql`INSERT INTO pending_batches (id, created_at, holder, lease_until) VALUES (${id}, ${ctx.nowIso}, ${holder}, ${NOW_MS} + ${LEASE_MS})`);
+}
+
 /** Renews `holder`'s lease on batch `id` inside a chunk's transaction, or throws LeaseLost. */
 async function renewLease(ctx: TenantCtx, id: string, holder: string): Promise<void> {
   const r = await writer(ctx).run(
@@ -675,7 +680,7 @@ async function commitAs(ctx: RequestCtx, id: string, holder: string, opts: Commi
     }
     await assertReferencesUnchanged(ctx, batch.references as StoredReference[]);
     await tx.update(importBatches).set({ state: "applying" }).where(eq(importBatches.id, id));
-    await tx.run(sql`INSERT INTO pending_batches (id, created_at, holder, lease_until) VALUES (${id}, ${ctx.nowIso}, ${holder}, ${NOW_MS} + ${LEASE_MS})`);
+    await holdBatch(ctx, id, holder);
     return batch;
   });
 
@@ -740,7 +745,7 @@ async function takeOver(ctx: TenantCtx, id: string, holder: string, opts: { only
     // Housekeeping takes only what nobody renews any more.
     if (listed && opts.onlyAbandoned && !Number(listed.expired)) return false;
     if (listed) await tx.run(sql`UPDATE pending_batches SET holder = ${holder}, lease_until = ${NOW_MS} + ${LEASE_MS} WHERE id = ${id}`);
-    else await tx.run(sql`INSERT INTO pending_batches (id, created_at, holder, lease_until) VALUES (${id}, ${ctx.nowIso}, ${holder}, ${NOW_MS} + ${LEASE_MS})`);
+    else await holdBatch(ctx, id, holder);
     return true;
   });
 }

@@ -2,7 +2,7 @@
 // POST /movements/{id}/correct). The log itself and its one insert path are the
 // kernel's (kernel/movements.ts); a correction is a new row, never an edit.
 import { and, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { pendingRows, visibleRows } from "../../platform/db/pending.ts";
+import { countLessPending, visibleRows } from "../../platform/db/pending.ts";
 import { AppError, invalid, notFound } from "../../platform/errors/app-error.ts";
 import { type RequestCtx } from "../../platform/http/context.ts";
 import { db, withTx, type Querier } from "../../platform/db/transactions.ts";
@@ -48,8 +48,7 @@ export function movementsPage(q: Querier, where: SQL | undefined, orderBy: SQL[]
  * import still being applied, subtracted so the count keeps its covering index (as registerCount).
  */
 export function movementsCount(q: Querier, where: SQL | undefined) {
-  const pending = sql`SELECT count(*) FROM movements INDEXED BY movements_pending_idx WHERE ${and(pendingRows(movements), where)}`;
-  return q.select({ n: sql<number>`count(*) - (${pending})`.mapWith(Number) }).from(movements).where(where);
+  return q.select({ n: countLessPending(movements, "movements_pending_idx", where) }).from(movements).where(where);
 }
 
 /** GET /movements: the chronology, (recordedAt, id) descending; from/to bound eventTime as [from, to). */

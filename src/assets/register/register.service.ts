@@ -10,7 +10,7 @@ import { workOrders } from "../maintenance/maintenance.tables.ts";
 import { UNFINISHED as UNFINISHED_WORK_ORDERS } from "../maintenance/index.ts";
 import { AVAILABILITIES, LIFECYCLES, toItemDto, type ItemDto, type ItemRow } from "../kernel/index.ts";
 import { ftsMatchQuery } from "../../platform/search/fts-query.ts";
-import { pendingRows, visibleRows, visibleSql } from "../../platform/db/pending.ts";
+import { countLessPending, pendingRows, visibleRows, visibleSql } from "../../platform/db/pending.ts";
 import { SEARCH_LIMIT, type RegisterListQuery, type SearchHit, type Summary } from "./register.schemas.ts";
 
 export type Ownership = ItemRow["ownership"];
@@ -62,8 +62,7 @@ export function registerPage(q: Querier, where: SQL | undefined, orderBy: SQL[],
  * is in none); the pending side reads the partial items_pending_idx, empty outside an import.
  */
 export function registerCount(q: Querier, where: SQL | undefined) {
-  const pending = sql`SELECT count(*) FROM items INDEXED BY items_pending_idx WHERE ${and(pendingRows(items), where)}`;
-  return q.select({ n: sql<number>`count(*) - (${pending})`.mapWith(Number) }).from(items).where(where);
+  return q.select({ n: countLessPending(items, "items_pending_idx", where) }).from(items).where(where);
 }
 
 /** GET /owned and GET /loaned: one page, exact total, (updatedAt, id) descending. */

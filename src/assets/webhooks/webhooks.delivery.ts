@@ -13,7 +13,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { decryptValue } from "../../platform/crypto/envelope.ts";
 import { db, withTx, writer } from "../../platform/db/transactions.ts";
-import { visibleOutboxEnd, visibleOutboxRows } from "../../platform/db/pending.ts";
+import { visibleOutboxEnd, visibleRows } from "../../platform/db/pending.ts";
 import { saveVersion } from "../../platform/db/records.ts";
 import { errorFacts } from "../../platform/errors/app-error.ts";
 import { outbox } from "../../platform/outbox/outbox.tables.ts";
@@ -133,7 +133,7 @@ export async function fanOut(ctx: TenantCtx): Promise<number> {
         const e = (await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0];
         if (!e || !e.enabled) return { scanned: 0, inserted: 0 };
         const events = await tx
-          .select({ seq: sql<number>`"outbox"."rowid"`, id: outbox.id, kind: outbox.kind, payload: outbox.payload, visible: sql<number>`${visibleOutboxRows}` })
+          .select({ seq: sql<number>`"outbox"."rowid"`, id: outbox.id, kind: outbox.kind, payload: outbox.payload, visible: sql<number>`${visibleRows(outbox)}` })
           .from(outbox)
           // Never past an event of an import still being applied: it turns visible later, behind the cursor otherwise.
           .where(sql`"outbox"."rowid" > ${e.outboxCursor} and "outbox"."rowid" <= ${visibleOutboxEnd}`)

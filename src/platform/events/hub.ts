@@ -17,7 +17,7 @@
 // Last-Event-ID and misses nothing. Heartbeat comments (`: ping`) keep proxies and the
 // client's idea of the connection alive. close() (graceful stop) ends every stream at once.
 import { sql } from "drizzle-orm";
-import { visibleOutboxEnd, visibleOutboxRows } from "../db/pending.ts";
+import { visibleOutboxEnd, visibleRows } from "../db/pending.ts";
 import { AppError, errorFacts } from "../errors/app-error.ts";
 import { outbox } from "../outbox/outbox.tables.ts";
 import type { Config } from "../config.ts";
@@ -119,7 +119,7 @@ class Channel {
 }
 
 // Both read up to visibleOutboxEnd: never past an event of an import still being applied (it turns visible later, at its own rowid);
-// an abandoned import's events are skipped (visibleOutboxRows).
+// an abandoned import's events are skipped (visibleRows).
 function outboxHeadQuery(handle: TenantHandle) {
   return handle.db.read.all<{ n: number }>(sql`SELECT ${visibleOutboxEnd} AS n`);
 }
@@ -130,8 +130,8 @@ async function readRows(handle: TenantHandle, after: number, upTo?: number): Pro
     .from(outbox)
     .where(
       upTo === undefined
-        ? sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= ${visibleOutboxEnd} and ${visibleOutboxRows}`
-        : sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= min(${upTo}, ${visibleOutboxEnd}) and ${visibleOutboxRows}`,
+        ? sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= ${visibleOutboxEnd} and ${visibleRows(outbox)}`
+        : sql`"outbox"."rowid" > ${after} and "outbox"."rowid" <= min(${upTo}, ${visibleOutboxEnd}) and ${visibleRows(outbox)}`,
     )
     .orderBy(sql`"outbox"."rowid"`)
     .limit(BATCH);
