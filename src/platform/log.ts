@@ -1,5 +1,6 @@
 // Structured JSON log lines on stderr. Callers pass facts, never secrets or bodies.
 import { writeSync } from "node:fs";
+import { isoText } from "./iso-text.ts";
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -49,31 +50,18 @@ function writeStderr(line: string): void {
   if (pending.length >= 65_536) flushStderr();
 }
 
-/** The current time as ISO text, formatted once per millisecond (a busy server logs many lines in one). */
-let lastMs = Number.NaN;
-let lastIso = "";
-
-function now(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
-}
-
 export function createLogger(level: LogLevel, opts: LoggerOptions = {}): Logger {
   const min = ORDER[level];
   const write = opts.write ?? writeStderr;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
     if (fields && (Object.hasOwn(fields, "t") || Object.hasOwn(fields, "level") || Object.hasOwn(fields, "msg"))) {
-      write(JSON.stringify({ t: now(), level: lvl, msg, ...fields }));
+      write(JSON.stringify({ t: isoText(Date.now()), level: lvl, msg, ...fields }));
       return;
     }
     // The same line without spreading the fields into a new object (a line per request).
     const rest = fields === undefined ? "}" : JSON.stringify(fields);
-    write(`{"t":"${now()}","level":"${lvl}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}`);
+    write(`{"t":"${isoText(Date.now())}","level":"${lvl}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}`);
   };
   return {
     debug: (m, f) => emit("debug", m, f),

@@ -24,6 +24,7 @@ import { KnownQueries, parseInput, queryObject } from "./input.ts";
 import { serveConditionally } from "./conditional-get.ts";
 import { runKeyed, runStaged } from "./execute.ts";
 import { render } from "./render.ts";
+import { isoText } from "../../iso-text.ts";
 
 /** What the pipeline needs of a route, worked out once. */
 interface RoutePlan {
@@ -57,19 +58,6 @@ function planOf(route: AnyRoute): RoutePlan {
   };
 }
 
-/** The last instant formatted: requests of one millisecond (dozens under load) share the text. */
-let lastMs = Number.NaN;
-let lastIso = "";
-
-function isoOf(now: Date): string {
-  const ms = now.getTime();
-  if (ms !== lastMs) {
-    lastIso = now.toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
-}
-
 /** Builds the Hono handler that runs the whole pipeline for one route. */
 export function buildHandler(route: AnyRoute, deps: Deps): (c: Context) => Promise<Response> {
   const plan = planOf(route);
@@ -101,7 +89,7 @@ async function servePartner(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
       requestId,
       traceId: facts?.traceId,
       now,
-      nowIso: isoOf(now),
+      nowIso: isoText(now.getTime()),
       claims,
       actorId: claims.sub,
       partnerId,
@@ -130,7 +118,7 @@ async function serveSession(plan: RoutePlan, deps: Deps, c: Context): Promise<Re
   const claims = await authenticateSession(deps, c, now, facts);
   countRequest(deps, facts, `${claims.sub}|`, now);
   const input = await parseInput(plan.route, c, plan.query, queryObject(c), "ignore");
-  const ctx: SessionCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoOf(now), claims });
+  const ctx: SessionCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoText(now.getTime()), claims });
   return render(c, await plan.route.handler(ctx, input, c));
 }
 
@@ -147,7 +135,7 @@ async function serveDevice(plan: RoutePlan, deps: Deps, c: Context): Promise<Res
       requestId: c.get("requestId") as string,
       traceId: facts?.traceId,
       now,
-      nowIso: isoOf(now),
+      nowIso: isoText(now.getTime()),
       actorId: `device:${device.deviceId}`,
       partnerId: device.partnerId,
       tenant,
@@ -170,6 +158,6 @@ async function serveOpen(plan: RoutePlan, deps: Deps, c: Context): Promise<Respo
   if (plan.scoped) partnerIdOf(rawQuery, facts);
   const input = await parseInput(plan.route, c, plan.query, rawQuery, "ignore", known);
   if (plan.known && !known) plan.known.remember(c, rawQuery, input.query);
-  const ctx: BaseRequestCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoOf(now) });
+  const ctx: BaseRequestCtx = Object.freeze({ deps, requestId: c.get("requestId") as string, traceId: facts?.traceId, now, nowIso: isoText(now.getTime()) });
   return render(c, await plan.route.handler(ctx, input, c));
 }
