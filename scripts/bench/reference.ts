@@ -18,7 +18,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { createHmac, randomBytes } from "node:crypto";
 import { localFilePath } from "../../src/platform/db/database.ts";
-import { BUSY_TIMEOUT_MS, LOCK_POLL_MS, isBusy } from "../../src/platform/db/bun-sqlite.ts";
+import { beginWhenFree } from "../../src/platform/db/bun-sqlite.ts";
 import { fill, type ListSpec, type WriteSpec } from "./capture.ts";
 
 const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
@@ -227,7 +227,7 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
         const spec = ref.byPartner[partnerId];
         if (!spec) return undefined;
         const { writer } = open(partnerId);
-        // The busy handler would sleep the thread; the lock is waited for in beginImmediate.
+        // The busy handler would sleep the thread; the lock is waited for in beginWhenFree.
         writer.run("PRAGMA busy_timeout=0");
         p = {
           spec,
@@ -241,18 +241,6 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
       }
       return p;
     };
-    const beginImmediate = async (p: { begin: Statement }) => {
-      const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          p.begin.run();
-          return;
-        } catch (err) {
-          if (!isBusy(err) || Date.now() >= busyUntil) throw err;
-          await Bun.sleep(LOCK_POLL_MS[Math.min(attempt, LOCK_POLL_MS.length - 1)]!);
-        }
-      }
-    };
     return async (req: Request) => {
       const partnerId = new URL(req.url).searchParams.get("partnerId") ?? "";
       const p = forPartner(partnerId);
@@ -265,7 +253,7 @@ export function createReference(specs: ReferenceSpecs, urlFor: (partnerId: strin
       const nowMs = Date.now();
       const values = { key, tag, ids, nowMs, nowIso: new Date(nowMs).toISOString() };
       await serialised(partnerId, async () => {
-        await beginImmediate(p);
+        await beginWhenFree(() => p.begin.run());
         try {
           p.spec.statements.forEach((s, i) => {
             const args = s.params.map((t) => {

@@ -83,10 +83,10 @@ export function setStatementLog(fn: ((s: LoggedStatement) => void) | undefined):
 }
 
 /** Pauses between attempts at the file's write lock while another process holds it (ms; the last repeats). */
-export const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
+const LOCK_POLL_MS = [1, 2, 4, 8, 15, 25];
 
 /** SQLITE_BUSY (or an extended BUSY code) somewhere along the cause chain. */
-export function isBusy(err: unknown): boolean {
+function isBusy(err: unknown): boolean {
   let cur: unknown = err;
   for (let i = 0; i < 8 && typeof cur === "object" && cur !== null; i++) {
     const code = (cur as { code?: unknown }).code;
@@ -94,6 +94,30 @@ export function isBusy(err: unknown): boolean {
     cur = (cur as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * Runs `begin` (a BEGIN IMMEDIATE on a connection whose busy timeout is off) until no other
+ * process holds the file's write lock, pausing asynchronously between attempts (LOCK_POLL_MS)
+ * instead of sleeping the thread in SQLite's busy handler. Past `until` (the caller's lock
+ * wait, epoch ms) it is LockTimeoutError; past BUSY_TIMEOUT_MS, the busy error itself.
+ * The bench's reference waits the same way (scripts/bench/reference.ts).
+ */
+export async function beginWhenFree(begin: () => void, until = Infinity): Promise<void> {
+  const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      begin();
+      return;
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      const now = Date.now();
+      // No `cause`: a DatabaseUnavailableError along the chain would be answered as an outage.
+      if (now >= until && until < busyUntil) throw new LockTimeoutError("the database file's write lock is held by another process past the lock wait limit");
+      if (now >= busyUntil) throw err;
+      await Bun.sleep(LOCK_POLL_MS[Math.min(attempt, LOCK_POLL_MS.length - 1)]!);
+    }
+  }
 }
 
 /** Runs one synchronous driver call, classifying what it throws (see ./unavailable.ts). */
@@ -337,22 +361,9 @@ export class BunSqliteDatabase<S extends Record<string, unknown>> implements Sql
    */
   async #beginImmediate(until: number): Promise<void> {
     const w = this.#openWriter().cache;
-    const busyUntil = Date.now() + BUSY_TIMEOUT_MS;
     w.prepare("PRAGMA busy_timeout=0").run();
     try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          w.prepare("BEGIN IMMEDIATE").run();
-          return;
-        } catch (err) {
-          if (!isBusy(err)) throw err;
-          const now = Date.now();
-          // No `cause`: a DatabaseUnavailableError along the chain would be answered as an outage.
-          if (now >= until && until < busyUntil) throw new LockTimeoutError("the database file's write lock is held by another process past the lock wait limit");
-          if (now >= busyUntil) throw err;
-          await Bun.sleep(LOCK_POLL_MS[Math.min(attempt, LOCK_POLL_MS.length - 1)]!);
-        }
-      }
+      await beginWhenFree(() => w.prepare("BEGIN IMMEDIATE").run(), until);
     } finally {
       w.prepare(`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`).run();
     }
