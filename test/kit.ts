@@ -50,6 +50,8 @@ export interface Kit extends Client {
   seed: Seeder;
   /** A read of the partner's committed data, for assertions on what was stored. */
   read<T>(fn: (q: Querier) => PromiseLike<T>): Promise<T>;
+  /** One SQL text read as it is (schema and EXPLAIN QUERY PLAN reads), rows as objects. */
+  rawRead(text: string): Promise<Array<Record<string, unknown>>>;
   /** Runs fn with a job-style tenant context (actor `system`, the clock's time) on the partner's database. */
   inTenant<T>(fn: (ctx: TenantCtx) => PromiseLike<T>): Promise<T>;
 }
@@ -99,6 +101,14 @@ export async function partnerKit(opts: KitOptions = {}): Promise<Kit & { close()
       const handle = await env.deps.tenancy.acquire(partnerId);
       try {
         return await fn(handle.db.read);
+      } finally {
+        env.deps.tenancy.release(handle);
+      }
+    },
+    async rawRead(text) {
+      const handle = await env.deps.tenancy.acquire(partnerId);
+      try {
+        return await handle.db.rawRead(text);
       } finally {
         env.deps.tenancy.release(handle);
       }

@@ -23,17 +23,8 @@ interface IndexShape {
   where: string;
 }
 
-async function rawRead(text: string): Promise<Array<Record<string, unknown>>> {
-  const handle = await api.env.deps.tenancy.acquire(api.partnerId);
-  try {
-    return await handle.db.rawRead(text);
-  } finally {
-    api.env.deps.tenancy.release(handle);
-  }
-}
-
 async function indexShapes(): Promise<IndexShape[]> {
-  const rows = await rawRead(
+  const rows = await api.rawRead(
     `SELECT m.name AS tbl, il.name AS idx, il."unique" AS uniq, il.origin AS origin, il.partial AS partial,
             ix.seqno AS seqno, ix.cid AS cid, ix.name AS col, ix."desc" AS dsc, ix.coll AS coll,
             (SELECT sql FROM sqlite_master s WHERE s.type = 'index' AND s.name = il.name) AS sql

@@ -45,18 +45,9 @@ const JUSTIFIED: Record<string, [string, string]> = {
 
 const WRITE_PATH_TABLES = ["items", "movements", "item_history", "outbox", "idempotency_keys"];
 
-async function rawRead(text: string): Promise<Array<Record<string, unknown>>> {
-  const handle = await api.env.deps.tenancy.acquire(api.partnerId);
-  try {
-    return await handle.db.rawRead(text);
-  } finally {
-    api.env.deps.tenancy.release(handle);
-  }
-}
-
 describe("indexes on the tables a registration writes", () => {
   test("each is justified by a query the services run", async () => {
-    const list = (await rawRead(
+    const list = (await api.rawRead(
       `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${WRITE_PATH_TABLES.map((t) => `'${t}'`).join(", ")}) ORDER BY name`,
     )).map((r) => String(r.name));
     expect(list.filter((n) => !(n in JUSTIFIED))).toEqual([]);
@@ -65,7 +56,7 @@ describe("indexes on the tables a registration writes", () => {
 
   for (const [index, [use, query]] of Object.entries(JUSTIFIED)) {
     test(`${index}: ${use}`, async () => {
-      const plan = (await rawRead(`EXPLAIN QUERY PLAN ${query}`)).map((r) => String(r.detail)).join("\n");
+      const plan = (await api.rawRead(`EXPLAIN QUERY PLAN ${query}`)).map((r) => String(r.detail)).join("\n");
       expect(plan).toContain(index);
     });
   }
