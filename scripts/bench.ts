@@ -1,5 +1,5 @@
 // npm run bench [-- --quick] [--rounds 3] [--duration 5] [--warmup 2] [--only owned,create-1]
-//               [--items 10000] [--views 10000] [--churn 1000] [--no-large] [--no-readme] [--keep]
+//               [--items 10000] [--views 10000] [--churn 1000] [--no-large] [--no-readme] [--keep] [--profile dir]
 //
 // Issue 22: each route against its honest reference, measured from outside with wrk.
 // Seeds a temporary TENANTS_DIR through the service code, captures from the service
@@ -26,7 +26,7 @@ import { runJob } from "../src/jobs/run-job.ts";
 import { setStatementLog } from "../src/platform/db/bun-sqlite.ts";
 import { provisionPartners, seedSavedViews } from "./bench/seed.ts";
 import { assetBody, createAssetRoute, ownedRoute, seedItems } from "./bench/items.ts";
-import { startServer, type ServerChild } from "./bench/child.ts";
+import { profileAppServersInto, startServer, type ServerChild } from "./bench/child.ts";
 import { epcisRoute, measureEpcisExport, seedEpcisEvents } from "./bench/epcis.ts";
 import { runWrk, wrkMissing, type LoadResult, type WriteLoad } from "./bench/wrk.ts";
 import { cpuBusy, cpuMark, foreignShare } from "./bench/cpu.ts";
@@ -54,6 +54,7 @@ function parseArgs(argv: string[]) {
     readme: true,
     keep: false,
     quick: false,
+    profile: undefined as string | undefined,
   };
   const num = (name: string, v: string | undefined) => {
     const n = Number(v);
@@ -78,10 +79,12 @@ function parseArgs(argv: string[]) {
       case "--no-large": o.large = false; break;
       case "--no-readme": o.readme = false; break;
       case "--keep": o.keep = true; break;
+      case "--profile": o.profile = value(); if (!o.profile) throw new Error("--profile needs a directory"); break;
       case "--help":
         console.log(
-          "npm run bench -- [--quick] [--rounds n] [--duration s] [--warmup s] [--threads n] [--only key,key] [--items n] [--views n] [--churn partners] [--no-large] [--no-readme] [--keep]\n" +
-            "scenario keys for --only: owned, views, checkouts, projects, owned-304, healthz, create-1, create-20, create-1x2, create-20x2, view-create (the README is updated only by a full run)",
+          "npm run bench -- [--quick] [--rounds n] [--duration s] [--warmup s] [--threads n] [--only key,key] [--items n] [--views n] [--churn partners] [--no-large] [--no-readme] [--keep] [--profile dir]\n" +
+            "scenario keys for --only: owned, views, checkouts, projects, owned-304, healthz, create-1, create-20, create-1x2, create-20x2, view-create (the README is updated only by a full run)\n" +
+            "--profile dir: the app servers write Bun CPU profiles there (.cpuprofile and .md) when they stop; measure with --only",
         );
         process.exit(0);
       default:
@@ -92,6 +95,7 @@ function parseArgs(argv: string[]) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+profileAppServersInto(opts.profile);
 const t0 = performance.now();
 const log = (msg: string) => console.error(`[bench ${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}`);
 const timed = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {

@@ -15,8 +15,15 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
+/** Where app servers write CPU profiles (`npm run bench -- --profile dir`), or undefined. */
+let profileDir: string | undefined;
+export function profileAppServersInto(dir: string | undefined): void {
+  profileDir = dir;
+}
+
 async function startOne(mode: "app" | "ref", config: Record<string, string>, extraEnv: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "server.ts")], {
+  const profile = mode === "app" && profileDir ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : [];
+  const proc = Bun.spawn([process.execPath, ...profile, join(import.meta.dir, "server.ts")], {
     env: { ...process.env, ...extraEnv, BENCH_MODE: mode, BENCH_CONFIG: JSON.stringify(config) },
     stdout: "pipe",
     stderr: "inherit",

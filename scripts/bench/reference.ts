@@ -14,15 +14,12 @@
 //   service does (src/platform/db/bun-sqlite.ts), not in SQLite's sleeping busy handler.
 // - /hello: a bare hello world (the reference of /healthz and of a 304).
 //
-// Connections use the service's pragmas. Statements are prepared once.
+// Connections use the service's pragmas (its own lists, imported, so they cannot drift). Statements are prepared once.
 import { Database, type Statement } from "bun:sqlite";
 import { createHmac, randomBytes } from "node:crypto";
 import { localFilePath } from "../../src/platform/db/database.ts";
-import { beginWhenFree } from "../../src/platform/db/bun-sqlite.ts";
+import { beginWhenFree, READER_PRAGMAS, WRITER_PRAGMAS } from "../../src/platform/db/bun-sqlite.ts";
 import { fill, type ListSpec, type WriteSpec } from "./capture.ts";
-
-const WRITER_PRAGMAS = ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON"];
-const READER_PRAGMAS = ["PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON", "PRAGMA query_only=1"];
 
 /** How a DTO field is written from the page row (columns by name, as the page query selects them). */
 export type Field =

@@ -44,14 +44,14 @@ const STATEMENT_CACHE_SIZE = 512;
 /** Memoised snapshot results kept per database (exact totals of lists). */
 const MEMO_SIZE = 1024;
 
-const WRITER_PRAGMAS = [
+export const WRITER_PRAGMAS = [
   "PRAGMA journal_mode=WAL",
   "PRAGMA synchronous=NORMAL",
   `PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`,
   "PRAGMA foreign_keys=ON",
 ];
 // user_version reads the file's header (not its schema): a file that is no database fails at open, as the writer's WAL pragma made it.
-const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1", "PRAGMA user_version"];
+export const READER_PRAGMAS = [`PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}`, "PRAGMA foreign_keys=ON", "PRAGMA query_only=1", "PRAGMA user_version"];
 /**
  * Page size of a database file this process creates (before its first table; an
  * existing file keeps its own). Measured on a partner (issue 22): every write commits
