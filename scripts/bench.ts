@@ -29,7 +29,7 @@ import { assetBody, createAssetRoute, ownedRoute, seedItems } from "./bench/item
 import { profileAppServersInto, startServer, type ServerChild } from "./bench/child.ts";
 import { epcisRoute, measureEpcisExport, seedEpcisEvents } from "./bench/epcis.ts";
 import { runWrk, wrkMissing, type LoadResult, type WriteLoad } from "./bench/wrk.ts";
-import { cpuBusy, cpuMark, foreignShare } from "./bench/cpu.ts";
+import { cpuBusy, cpuMark, foreignShare, serverCpuMs } from "./bench/cpu.ts";
 import { machine, renderReport, writeReadme, type LargeTable, type MemorySample, type Row, type Sample } from "./bench/report.ts";
 import { benchImport, importRoutes, renderImportBench } from "./bench/imports.ts";
 import { listReferenceOf, writeReferenceOf, withoutIdsAndTimes, withoutTime, type ListScenarioDef } from "./bench/specs.ts";
@@ -282,11 +282,13 @@ const median = (xs: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-function medianOf(runs: LoadResult[]): Sample {
+function medianOf(runs: Array<LoadResult & { serverCpuUs?: number }>): Sample {
+  const cpu = median(runs.map((r) => r.serverCpuUs ?? Number.NaN));
   return {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUs: Number.isFinite(cpu) ? cpu : undefined,
     bad: runs.reduce((s, r) => s + r.non2xx + r.errors, 0),
     runs: runs.map((r) => Math.round(r.rps)),
   };
@@ -307,22 +309,27 @@ async function measure(s: Scenario, app: ServerChild, ref: ServerChild, token: s
     await one("service", opts.warmup);
     await one("reference", opts.warmup);
   }
-  const service: LoadResult[] = [];
-  const reference: LoadResult[] = [];
+  const service: Array<LoadResult & { serverCpuUs?: number }> = [];
+  const reference: Array<LoadResult & { serverCpuUs?: number }> = [];
   let foreign = 0;
   for (let round = 0; round < opts.rounds; round++) {
     for (const side of ["service", "reference"] as const) {
       const server = side === "service" ? app : ref;
       const before = cpuMark(server.pids);
+      const serverBefore = serverCpuMs(server.pids);
       const r = await one(side, opts.duration);
+      const serverAfter = serverCpuMs(server.pids);
       const after = cpuMark(server.pids);
+      // The server's CPU per answered request: a side that answers less while using less CPU waits on something.
+      const perRequest = serverBefore !== undefined && serverAfter !== undefined && r.requests > 0 ? ((serverAfter - serverBefore) * 1000) / r.requests : undefined;
       // wrk's own CPU time is this run's, not another process's.
       if (after) after.ownMs += r.cpuMs;
       const share = foreignShare(before, after) ?? 0;
       foreign = Math.max(foreign, share);
-      (side === "service" ? service : reference).push(r);
+      (side === "service" ? service : reference).push({ ...r, serverCpuUs: perRequest });
       log(
         `${s.key} round ${round + 1} ${side}: ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
+          `${perRequest !== undefined ? `, server CPU ${Math.round(perRequest)} µs per request` : ""}` +
           `${r.non2xx + r.errors > 0 ? `, ${r.non2xx} bad answers, ${r.errors} socket errors` : ""}, others used ${Math.round(share * 100)} % CPU`,
       );
     }

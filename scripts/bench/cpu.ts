@@ -34,6 +34,11 @@ function processMs(pid: number): number {
   }
 }
 
+/** CPU time (ms) the server processes have used so far; undefined where /proc is missing. */
+export function serverCpuMs(pids: number[]): number | undefined {
+  return HAVE_PROC ? pids.reduce((s, p) => s + processMs(p), 0) : undefined;
+}
+
 /** Per-process CPU times come from /proc; elsewhere the share is unknown. */
 const HAVE_PROC = existsSync("/proc/self/stat");
 

@@ -7,6 +7,8 @@ export interface Sample {
   rps: number;
   p50: number;
   p99: number;
+  /** The server processes' CPU time per answered request (µs), where /proc tells it. */
+  cpuUs: number | undefined;
   /** Answers other than 2xx/3xx plus socket errors, over every round. */
   bad: number;
   /** req/s of each round. */
@@ -81,18 +83,19 @@ export function renderReport(r: ReportInput): string {
       `wrk from outside, service and reference in separate processes on loopback; whole run ${Math.round(r.seconds)} s.`,
   );
   out.push("");
-  out.push("| Scenario | Connections | Service req/s | p50 ms | p99 ms | Reference | Reference req/s | p50 ms | p99 ms | Ratio | CPU used by others |");
-  out.push("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
+  out.push("| Scenario | Connections | Service req/s | p50 ms | p99 ms | CPU µs/req | Reference | Reference req/s | p50 ms | p99 ms | CPU µs/req | Ratio | CPU used by others |");
+  out.push("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
   for (const row of r.rows) {
     if (!row.service || !row.reference) {
-      out.push(`| ${row.label} | ${row.connections} | not measured: ${row.skipped ?? "not run"} | | | ${row.referenceLabel} | | | | | |`);
+      out.push(`| ${row.label} | ${row.connections} | not measured: ${row.skipped ?? "not run"} | | | | ${row.referenceLabel} | | | | | | |`);
       continue;
     }
     const a = row.service;
     const b = row.reference;
     const bad = (s: Sample) => (s.bad > 0 ? ` (**${fmt(s.bad)} failed**)` : "");
+    const cpu = (s: Sample) => (s.cpuUs === undefined ? "—" : fmt(s.cpuUs));
     out.push(
-      `| ${row.label} | ${row.connections} | ${fmt(a.rps)}${bad(a)} | ${fmt(a.p50, 2)} | ${fmt(a.p99, 2)} | ${row.referenceLabel} | ${fmt(b.rps)}${bad(b)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ` +
+      `| ${row.label} | ${row.connections} | ${fmt(a.rps)}${bad(a)} | ${fmt(a.p50, 2)} | ${fmt(a.p99, 2)} | ${cpu(a)} | ${row.referenceLabel} | ${fmt(b.rps)}${bad(b)} | ${fmt(b.p50, 2)} | ${fmt(b.p99, 2)} | ${cpu(b)} | ` +
         `**${fmt(row.ratio ?? Number.NaN, 2)}** | ${row.foreign === undefined ? "—" : `${Math.round(row.foreign * 100)} %`} |`,
     );
   }
