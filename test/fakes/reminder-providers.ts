@@ -110,15 +110,22 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}) {
   };
 }
 
+type TelegramMethod = "getMe" | "getUpdates" | "sendMessage";
+
 export function startTelegramServer(token: string) {
   const sent: Array<{ chatId: string; text: string }> = [];
   const updates: unknown[] = [];
   const blockedChats = new Set<string>();
   let failSends = 0;
   let nextUpdate = 1;
-  /** A slow Bot API: sendMessage answers this long after it arrived. */
-  let sendDelayMs = 0;
-  let sendsArrived = 0;
+  /** A slow Bot API: a method answers this long after its request arrived. */
+  const delayMs = new Map<TelegramMethod, number>();
+  const arrived = new Map<TelegramMethod, number>();
+  const hold = async (method: TelegramMethod) => {
+    arrived.set(method, (arrived.get(method) ?? 0) + 1);
+    const ms = delayMs.get(method) ?? 0;
+    if (ms > 0) await Bun.sleep(ms);
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -129,12 +136,13 @@ export function startTelegramServer(token: string) {
       const body = req.method === "POST" ? ((await req.json().catch(() => ({}))) as Record<string, unknown>) : {};
       switch (m[2]) {
         case "getMe":
+          await hold("getMe");
           return Response.json({ ok: true, result: { id: 42, is_bot: true, first_name: "Planner", username: "planner_test_bot" } });
         case "getUpdates":
+          await hold("getUpdates");
           return Response.json({ ok: true, result: updates });
         case "sendMessage": {
-          sendsArrived++;
-          if (sendDelayMs > 0) await Bun.sleep(sendDelayMs);
+          await hold("sendMessage");
           const chatId = String(body.chat_id);
           if (failSends > 0) {
             failSends--;
@@ -161,19 +169,35 @@ export function startTelegramServer(token: string) {
     },
     /** Every later sendMessage answers `ms` after it arrived (0: at once). */
     delaySends(ms: number) {
-      sendDelayMs = ms;
+      delayMs.set("sendMessage", ms);
     },
     /** sendMessage requests received so far (answered or still waiting). */
     get sendsArrived() {
-      return sendsArrived;
+      return arrived.get("sendMessage") ?? 0;
     },
+    /** Every later call of `method` answers `ms` after it arrived (0: at once). */
+    delay(method: TelegramMethod, ms: number) {
+      delayMs.set(method, ms);
+    },
+    /** Calls of `method` received so far (answered or still waiting). */
+    arrived: (method: TelegramMethod) => arrived.get(method) ?? 0,
     stop: () => server.stop(true),
   };
 }
 
+type DiscordCall = "createDm" | "send";
+
 export function startDiscordServer(token: string) {
   const messages: Array<{ channelId: string; content: string }> = [];
   const unknownUsers = new Set<string>();
+  /** A slow API: opening a DM (`createDm`) or posting a message (`send`) answers this long after it arrived. */
+  const delayMs = new Map<DiscordCall, number>();
+  const arrived = new Map<DiscordCall, number>();
+  const hold = async (call: DiscordCall) => {
+    arrived.set(call, (arrived.get(call) ?? 0) + 1);
+    const ms = delayMs.get(call) ?? 0;
+    if (ms > 0) await Bun.sleep(ms);
+  };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -182,17 +206,30 @@ export function startDiscordServer(token: string) {
       const url = new URL(req.url);
       const body = (await req.json().catch(() => ({}))) as Record<string, unknown>;
       if (req.method === "POST" && url.pathname === "/api/v10/users/@me/channels") {
+        await hold("createDm");
         const recipient = String(body.recipient_id);
         if (unknownUsers.has(recipient)) return Response.json({ message: "Unknown User", code: 10013 }, { status: 400 });
         return Response.json({ id: `8${recipient.slice(1)}`, type: 1, recipients: [{ id: recipient }] });
       }
       const m = url.pathname.match(/^\/api\/v10\/channels\/(\d+)\/messages$/);
       if (req.method === "POST" && m) {
+        await hold("send");
         messages.push({ channelId: m[1]!, content: String(body.content) });
         return Response.json({ id: String(messages.length), channel_id: m[1], content: body.content });
       }
       return Response.json({ message: "404: Not Found", code: 0 }, { status: 404 });
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/api/v10`, messages, unknownUsers, stop: () => server.stop(true) };
+  return {
+    url: `http://127.0.0.1:${server.port}/api/v10`,
+    messages,
+    unknownUsers,
+    /** Every later call answers `ms` after it arrived (0: at once). */
+    delay(call: DiscordCall, ms: number) {
+      delayMs.set(call, ms);
+    },
+    /** Calls received so far (answered or still waiting). */
+    arrived: (call: DiscordCall) => arrived.get(call) ?? 0,
+    stop: () => server.stop(true),
+  };
 }

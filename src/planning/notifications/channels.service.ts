@@ -7,7 +7,7 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import { AppError, invalid } from "../../platform/errors/app-error.ts";
-import { db, withTx, writer } from "../../platform/db/transactions.ts";
+import { db, withTx, writer, type TxCtx } from "../../platform/db/transactions.ts";
 import type { TenantCtx } from "../../platform/tenancy/tenant-context.ts";
 import { memberships } from "../../platform/auth/auth.tables.ts";
 import { requireProjectAccess, type ScopeCtx } from "../projects/index.ts";
@@ -132,23 +132,54 @@ export async function myReminderChannels(ctx: ScopeCtx, projectId: string) {
  * 409 with a safe code when the channel's state forbids it.
  */
 export async function runChannelAction(ctx: ScopeCtx, projectId: string, channel: PersonalChannel, action: ChannelAction, body: Body): Promise<ActionOutcome> {
-  // A messenger test only calls the bot API: outside any transaction (the route is `callsOutside`).
-  if (action === "test" && (channel === "messenger_a_dm" || channel === "messenger_b_dm") && !ctx.tx) return testMessengerOutside(ctx, projectId, channel);
-  return withTx(ctx, async (ctx) => {
-    // Any project state: a user may always unlink or opt out; sends check the project below.
-    await requireProjectAccess(ctx, projectId, "view");
-    if (!ACTIONS[channel].includes(action)) {
-      throw invalid("/params/action", channel === "email" ? "email is the mandatory baseline and has no actions" : `${channel} supports ${ACTIONS[channel].join(", ")}`);
-    }
-    const ch = channel as OptionalChannel;
-    const existing = await loadBinding(ctx, projectId, ctx.actorId, ch);
-    const b = existing ?? (await createBinding(ctx, projectId, ch));
-    const outcome = await dispatchAction(ctx, b, action, body);
-    if (outcome.ok) {
-      await recordAudit(ctx, { projectId, recordType: "personal_channel", recordId: b.id, action: `channel_${action.replace("-", "_")}`, data: { channel, readiness: outcome.result.channel.readiness } });
-    }
-    return outcome;
-  });
+  // The bot API is called outside any transaction (the route is `callsOutside`): a messenger test, link and verify.
+  if (!ctx.tx && (channel === "messenger_a_dm" || channel === "messenger_b_dm")) {
+    if (action === "test") return testMessengerOutside(ctx, projectId, channel);
+    if (asksProvider(channel, action)) return askThenApply(ctx, projectId, channel, action, body);
+  }
+  return withTx(ctx, (ctx) => applyAction(ctx, projectId, channel, action, body));
+}
+
+/** What a provider call was made for: the binding as it was (none yet: undefined) and the provider's answer. */
+type Asked = { seen: BindingRow | undefined; answer: ProviderAnswer };
+
+/**
+ * The action in its transaction. Without `asked` (no provider call, or a caller whose
+ * context already holds a transaction) a provider call the action needs is made here.
+ * With `asked` (made before the transaction) the change applies only to the binding the
+ * call was made for: changed meanwhile (another version, or created) is 409
+ * state_conflict, nothing written.
+ */
+async function applyAction(ctx: TxCtx<ScopeCtx>, projectId: string, channel: PersonalChannel, action: ChannelAction, body: Body, asked?: Asked): Promise<ActionOutcome> {
+  // Any project state: a user may always unlink or opt out; sends check the project below.
+  await requireProjectAccess(ctx, projectId, "view");
+  if (!ACTIONS[channel].includes(action)) {
+    throw invalid("/params/action", channel === "email" ? "email is the mandatory baseline and has no actions" : `${channel} supports ${ACTIONS[channel].join(", ")}`);
+  }
+  const ch = channel as OptionalChannel;
+  const existing = await loadBinding(ctx, projectId, ctx.actorId, ch);
+  if (asked && existing?.version !== asked.seen?.version) {
+    throw new AppError("state_conflict", `the channel changed while the ${channel} provider was asked (readiness is now ${existing?.readiness ?? "unlinked"}); nothing was changed, ${action} again`);
+  }
+  const b = existing ?? (await createBinding(ctx, projectId, ch));
+  const answer = asked ? asked.answer : await askProvider(ctx, ch, b, action, body);
+  const outcome = await dispatchAction(ctx, b, action, body, answer);
+  if (outcome.ok) {
+    await recordAudit(ctx, { projectId, recordType: "personal_channel", recordId: b.id, action: `channel_${action.replace("-", "_")}`, data: { channel, readiness: outcome.result.channel.readiness } });
+  }
+  return outcome;
+}
+
+/**
+ * A messenger `link` or `verify` without holding the partner's write lock while the bot
+ * API answers: the checks on committed data and the provider call, then one short
+ * transaction that applies the change if the binding is still the one the call was made for.
+ */
+async function askThenApply(ctx: ScopeCtx, projectId: string, channel: "messenger_a_dm" | "messenger_b_dm", action: ChannelAction, body: Body): Promise<ActionOutcome> {
+  await requireProjectAccess(ctx, projectId, "view");
+  const seen = await loadBinding(ctx, projectId, ctx.actorId, channel);
+  const answer = await askProvider(ctx, channel, seen, action, body);
+  return withTx(ctx, (ctx) => applyAction(ctx, projectId, channel, action, body, { seen, answer }));
 }
 
 async function createBinding(ctx: TenantCtx, projectId: string, channel: OptionalChannel): Promise<BindingRow> {
@@ -217,7 +248,7 @@ const need = (value: unknown, path: string, message: string) => {
   if (value === undefined) throw invalid(path, message);
 };
 
-async function dispatchAction(ctx: TenantCtx, b: BindingRow, action: ChannelAction, body: Body): Promise<ActionOutcome> {
+async function dispatchAction(ctx: TenantCtx, b: BindingRow, action: ChannelAction, body: Body, answer: ProviderAnswer): Promise<ActionOutcome> {
   const channel = b.channel;
   switch (action) {
     case "preference":
@@ -229,10 +260,10 @@ async function dispatchAction(ctx: TenantCtx, b: BindingRow, action: ChannelActi
     case "test":
       return testChannel(ctx, b);
     case "link":
-      return channel === "messenger_a_dm" ? linkMessengerA(ctx, b) : linkMessengerB(ctx, b, body);
+      return channel === "messenger_a_dm" ? linkMessengerA(ctx, b, answerOf(answer, "bot_username").username) : linkMessengerB(ctx, b, answerOf(answer, "code_sent").sent);
     case "verify":
       need(body.code, "/body/code", "required: the one-time code");
-      return channel === "sms" ? verifySms(ctx, b, body.code!) : verifyMessenger(ctx, b, body.code!);
+      return channel === "sms" ? verifySms(ctx, b, body.code!) : verifyMessenger(ctx, b, body.code!, answer);
     case "start":
       return startSms(ctx, b, body);
     case "resend":
@@ -277,12 +308,57 @@ async function unlink(ctx: TenantCtx, b: BindingRow, reason: CancelReason): Prom
 
 // ---------------------------------------------------------------- messengers
 
+/** The actions that ask the bot API before they change the binding: link (both messengers) and verify (messenger_a's getUpdates). */
+function asksProvider(channel: PersonalChannel, action: ChannelAction): boolean {
+  if (action === "link") return channel === "messenger_a_dm" || channel === "messenger_b_dm";
+  return action === "verify" && channel === "messenger_a_dm";
+}
+
+/** What the bot API answered for a link or verify (`none`: nothing to ask). */
+type ProviderAnswer =
+  | { kind: "none" }
+  | { kind: "bot_username"; username: string | null }
+  | { kind: "code_sent"; sent: { ok: true; dmChannelId: string; code: string } | { ok: false; error: AppError } }
+  | { kind: "chats"; chats: string[] | null };
+
+/**
+ * The provider call an action needs, for the binding as it is now (undefined: none yet).
+ * Checks the body and configuration first (throws); writes nothing, so it may run before
+ * the action's transaction.
+ */
+async function askProvider(ctx: TenantCtx, channel: OptionalChannel, b: BindingRow | undefined, action: ChannelAction, body: Body): Promise<ProviderAnswer> {
+  if (!asksProvider(channel, action)) return { kind: "none" };
+  if (action === "verify") {
+    need(body.code, "/body/code", "required: the one-time code");
+    // Without an open code the transaction refuses (or records the expiry) without the bot's updates.
+    if (!b?.challengeDigest || !b.challengeExpiresAt || b.challengeExpiresAt <= ctx.nowIso) return { kind: "none" };
+    const { id, challengeDigest } = b;
+    return { kind: "chats", chats: await telegramChatsThatSent(ctx.deps, (text) => codeMatches(ctx, id, "link", text, challengeDigest)) };
+  }
+  if (channel === "messenger_a_dm") {
+    if (!ctx.deps.config.messengerA.botToken) throw new AppError("channel_unavailable", "messenger_a_dm is not configured on this service");
+    return { kind: "bot_username", username: await telegramBotUsername(ctx.deps) };
+  }
+  need(body.accountId, "/body/accountId", "required: the account id the bot opens a direct message with");
+  if (!ctx.deps.config.messengerB.botToken) throw new AppError("channel_unavailable", "messenger_b_dm is not configured on this service");
+  const dm = await discordOpenDm(ctx.deps, body.accountId!);
+  if (!dm.ok) return { kind: "code_sent", sent: { ok: false, error: providerError(dm.code) } };
+  const code = newLinkCode();
+  const sent = await discordSend(ctx.deps, dm.channelId, `Your reminder link code is ${code}. It expires in 15 minutes.`);
+  if (!sent.ok) return { kind: "code_sent", sent: { ok: false, error: providerError(sent.code) } };
+  return { kind: "code_sent", sent: { ok: true, dmChannelId: dm.channelId, code } };
+}
+
+/** The answer askProvider gave; it always asks when the action and binding need it, so another kind is a bug. */
+function answerOf<K extends ProviderAnswer["kind"]>(answer: ProviderAnswer, kind: K): Extract<ProviderAnswer, { kind: K }> {
+  if (answer.kind !== kind) throw new Error(`expected the provider's ${kind}, got ${answer.kind}`);
+  return answer as Extract<ProviderAnswer, { kind: K }>;
+}
+
 /** messenger_a: a one-time code and the bot's deep link; the user sends `/start <code>` to the bot, then calls verify. */
-async function linkMessengerA(ctx: TenantCtx, b: BindingRow): Promise<ActionOutcome> {
-  if (!ctx.deps.config.messengerA.botToken) throw new AppError("channel_unavailable", "messenger_a_dm is not configured on this service");
+async function linkMessengerA(ctx: TenantCtx, b: BindingRow, username: string | null): Promise<ActionOutcome> {
   const code = newLinkCode();
   const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
-  const username = await telegramBotUsername(ctx.deps);
   const next = await save(
     ctx,
     b,
@@ -301,15 +377,10 @@ async function linkMessengerA(ctx: TenantCtx, b: BindingRow): Promise<ActionOutc
   return done(b.channel, next, { link: { code, deepLink: username ? `https://t.me/${username}?start=${code}` : null, expiresAt } });
 }
 
-/** messenger_b: the bot opens a DM with the named account and sends the code there; verify proves the user read it. */
-async function linkMessengerB(ctx: TenantCtx, b: BindingRow, body: Body): Promise<ActionOutcome> {
-  need(body.accountId, "/body/accountId", "required: the account id the bot opens a direct message with");
-  if (!ctx.deps.config.messengerB.botToken) throw new AppError("channel_unavailable", "messenger_b_dm is not configured on this service");
-  const dm = await discordOpenDm(ctx.deps, body.accountId!);
-  if (!dm.ok) return fail(providerError(dm.code));
-  const code = newLinkCode();
-  const sent = await discordSend(ctx.deps, dm.channelId, `Your reminder link code is ${code}. It expires in 15 minutes.`);
-  if (!sent.ok) return fail(providerError(sent.code));
+/** messenger_b: the bot opened a DM with the named account and sent the code there (askProvider); verify proves the user read it. */
+async function linkMessengerB(ctx: TenantCtx, b: BindingRow, sent: Extract<ProviderAnswer, { kind: "code_sent" }>["sent"]): Promise<ActionOutcome> {
+  if (!sent.ok) return fail(sent.error);
+  const { code, dmChannelId } = sent;
   const expiresAt = new Date(ctx.now.getTime() + LINK_TTL_MS).toISOString();
   const next = await save(
     ctx,
@@ -318,7 +389,7 @@ async function linkMessengerB(ctx: TenantCtx, b: BindingRow, body: Body): Promis
       readiness: "pending",
       reason: null,
       // The pending locator is sealed now and becomes the identity only when verified.
-      locatorCipher: sealLocator(ctx, "dm-locator", b.id, dm.channelId),
+      locatorCipher: sealLocator(ctx, "dm-locator", b.id, dmChannelId),
       locatorMask: null,
       linkedAt: null,
       challengeDigest: codeDigest(ctx, b.id, "link", code),
@@ -330,11 +401,11 @@ async function linkMessengerB(ctx: TenantCtx, b: BindingRow, body: Body): Promis
   return done(b.channel, next, { link: null });
 }
 
-async function verifyMessenger(ctx: TenantCtx, b: BindingRow, code: string): Promise<ActionOutcome> {
+async function verifyMessenger(ctx: TenantCtx, b: BindingRow, code: string, answer: ProviderAnswer): Promise<ActionOutcome> {
   const open = await openChallenge(ctx, b, "link");
   if (!open.ok) return open.outcome;
   if (b.channel === "messenger_a_dm") {
-    const chats = await telegramChatsThatSent(ctx.deps, (text) => codeMatches(ctx, b.id, "link", text, b.challengeDigest));
+    const { chats } = answerOf(answer, "chats");
     if (chats === null) return fail(new AppError("provider_failure", "the messenger_a provider could not be asked for the bot's updates"));
     if (chats.length === 0) return fail(new AppError("channel_unavailable", "no chat with the bot has sent the link code yet: open the deep link, press Start, then verify"));
     if (!codeMatches(ctx, b.id, "link", code, b.challengeDigest)) return countFailedAttempt(ctx, b);
