@@ -10,7 +10,7 @@
 // never turns visible behind a reader's cursor.
 // A context applying the batch (TenantCtx.pendingImportId) writes its rows pending
 // and sees its own pending rows (a row of the batch may name a location it created).
-import { and, eq, getTableName, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { index, text, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /** The column: null for a row no import wrote, else the import batch that wrote it. */
@@ -26,6 +26,8 @@ export const pendingImportIndex = (name: string, column: SQLiteColumn) => index(
 type PendingTable = SQLiteTable & { pendingImportId: SQLiteColumn };
 /** TenantCtx's part this needs (not imported: the tenant context's module reaches this one through the outbox). */
 type PendingCtx = { readonly pendingImportId?: string };
+/** What visibleRows reads of it; a kept prepared query passes a placeholder for the batch (src/platform/db/records.ts). */
+type PendingReader = { readonly pendingImportId?: string | Placeholder };
 
 /** Whether the table marks import rows. */
 export function hasPendingRows(table: SQLiteTable): table is PendingTable {
@@ -39,9 +41,9 @@ const PENDING_IDS = "(SELECT id FROM pending_batches)";
  * context applying a batch also sees that batch's own rows. Undefined for a table
  * without the column.
  */
-export function visibleRows(table: PendingTable, ctx?: PendingCtx): SQL;
-export function visibleRows(table: SQLiteTable, ctx?: PendingCtx): SQL | undefined;
-export function visibleRows(table: SQLiteTable, ctx?: PendingCtx): SQL | undefined {
+export function visibleRows(table: PendingTable, ctx?: PendingReader): SQL;
+export function visibleRows(table: SQLiteTable, ctx?: PendingReader): SQL | undefined;
+export function visibleRows(table: SQLiteTable, ctx?: PendingReader): SQL | undefined {
   if (!hasPendingRows(table)) return undefined;
   const col = table.pendingImportId;
   const visible = sql`(${col} IS NULL OR ${col} NOT IN ${sql.raw(PENDING_IDS)})`;

@@ -2,20 +2,44 @@
 // change as the next version (only the changed fields, version + 1, updatedAt), and
 // for archivable master records: create, check a reference a body names, and the
 // PATCH with expectedVersion, each written once here instead of once per register.
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableName, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { assertVersion, invalid, notFound } from "../errors/app-error.ts";
 import { newRecordMeta, type TenantCtx } from "../tenancy/tenant-context.ts";
 import type { Querier } from "./database.ts";
 import { db, withTx, writer } from "./transactions.ts";
 import { hasPendingRows, pendingImportOf, visibleRows } from "./pending.ts";
+import { preparedFor } from "./prepared.ts";
 
 type RecordTable = SQLiteTable & { id: SQLiteColumn; version: SQLiteColumn; updatedAt: SQLiteColumn };
 type AnyQuerier = Querier<never> | Querier<Record<string, unknown>>;
 
+interface PreparedSelect {
+  all(values: Record<string, unknown>): Promise<unknown[]>;
+}
+
+/**
+ * The visible row of `table` with an id, as a query kept prepared per querier (./prepared.ts):
+ * every write path looks up the records its body names, and rebuilding this SQL each time was
+ * a measurable part of a write. `columns` is the whole row or its status only; `pendingImportId`,
+ * the import batch a context applies, whose own rows it sees (a second shape, the batch a second
+ * placeholder). The SQL text is the one the query built with its values would have.
+ */
+async function visibleById(q: AnyQuerier, table: SQLiteTable & { id: SQLiteColumn }, columns: "row" | "status", id: string, pendingImportId?: string): Promise<unknown> {
+  const ownBatch = pendingImportId !== undefined && pendingImportId !== "" && hasPendingRows(table);
+  const prepared = preparedFor(q, `byId\u0000${getTableName(table)}\u0000${columns}${ownBatch ? "\u0000own" : ""}`, (q) =>
+    (columns === "row" ? q.select() : q.select({ status: (table as ArchivableTable).status }))
+      .from(table)
+      .where(and(eq(table.id, sql.placeholder("id")), visibleRows(table, ownBatch ? { pendingImportId: sql.placeholder("pendingImportId") } : undefined)))
+      // Drizzle forces the cast: a prepared select of a table the generic cannot name has no usable row type.
+      .prepare() as unknown as PreparedSelect,
+  );
+  return (await prepared.all(ownBatch ? { id, pendingImportId } : { id }))[0];
+}
+
 /** The record with this id, or 404 `not_found` naming `what` (also while an import still applying it keeps it pending). */
 export async function loadOr404<T extends SQLiteTable & { id: SQLiteColumn }>(q: AnyQuerier, table: T, id: string, what: string): Promise<T["$inferSelect"]> {
-  const row = (await (q as Querier<Record<string, never>>).select().from(table as SQLiteTable).where(and(eq(table.id, id), visibleRows(table))))[0];
+  const row = await visibleById(q, table, "row", id);
   if (!row) throw notFound(what);
   return row as T["$inferSelect"];
 }
@@ -77,9 +101,7 @@ export async function insertRecord<T extends ArchivableTable, R extends T["$infe
  * may refer to an archived record. Reads through the context (the open transaction, if any).
  */
 export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, table: T, id: string, path: string, what: string): Promise<T["$inferSelect"]> {
-  const row = (await db(ctx).select().from(table as SQLiteTable).where(and(eq(table.id, id), visibleRows(table, ctx))))[0] as
-    | { status: string }
-    | undefined;
+  const row = (await visibleById(db(ctx), table, "row", id, ctx.pendingImportId)) as { status: string } | undefined;
   if (!row) throw invalid(path, `unknown ${what}`);
   if (row.status !== "active") throw invalid(path, `${what} is archived`);
   return row as T["$inferSelect"];
@@ -87,11 +109,8 @@ export async function requireActive<T extends ArchivableTable>(ctx: TenantCtx, t
 
 /** Whether a record has this id (with `activeOnly`, an active one). */
 export async function recordExists(ctx: TenantCtx, table: ArchivableTable, id: string, opts: { activeOnly?: boolean } = {}): Promise<boolean> {
-  const rows = (await db(ctx)
-    .select({ status: table.status })
-    .from(table as SQLiteTable)
-    .where(and(eq(table.id, id), visibleRows(table, ctx)))) as Array<{ status: string }>;
-  return rows.length > 0 && (!opts.activeOnly || rows[0]!.status === "active");
+  const row = (await visibleById(db(ctx), table, "status", id, ctx.pendingImportId)) as { status: string } | undefined;
+  return row !== undefined && (!opts.activeOnly || row.status === "active");
 }
 
 export interface UpdateChecks<R> {
