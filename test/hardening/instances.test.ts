@@ -71,7 +71,7 @@ const counts = {
 };
 
 const q = (partnerId: string) => `?partnerId=${partnerId}`;
-type Outcome = { job: string; partnerId: string; runId: string; status: string; detail?: string };
+type Outcome = { job: string; partnerId: string; runId: string; status: string; processed: number; detail?: string };
 async function jobPass(s: ServerProcess, job: string): Promise<Outcome[]> {
   const res = await send(s.url, "POST", "/api/planning/scheduler/run", { token: secrets.schedulerSecret, body: { job } });
   expect(res.status, `${s.name} ${job}: ${res.text}`).toBe(200);
@@ -263,13 +263,16 @@ describe(`two instances over the same partners (${process.env.TEST_DB_DRIVER ===
       expect(runs.filter((r) => r.status === "succeeded").length, k).toBeGreaterThanOrEqual(1);
     }
     // The webhook runs outlast the other instance's arrival: one ran, the other was skipped, naming the holder; or,
-    // when the other arrived after the run had delivered everything (a slow machine), its probe found nothing due:
-    // idle, no lease taken and nothing recorded. Never two runs.
+    // when the other arrived after the run had delivered everything (a slow machine), its probe found nothing due
+    // (idle, no lease taken and nothing recorded), or its probe said due (a probe may, never the reverse) and its
+    // run, under the lease the first had released, found nothing to send (processed 0). Never two runs at once:
+    // the deliveries below are each sent once, one at a time per endpoint.
     let skippedWebhooks = 0;
     for (const p of PARTNERS) {
       const runs = all.filter((o) => o.job === "webhooks" && o.partnerId === p);
       const statuses = runs.map((r) => r.status).sort();
-      expect([["skipped", "succeeded"], ["idle", "succeeded"]], `${p}: ${statuses.join(", ")}`).toContainEqual(statuses);
+      const ranAfterTheOther = statuses.join() === "succeeded,succeeded" && runs.some((r) => r.processed === 0) && runs.some((r) => r.processed > 0);
+      if (!ranAfterTheOther) expect([["skipped", "succeeded"], ["idle", "succeeded"]], `${p}: ${statuses.join(", ")}`).toContainEqual(statuses);
       const skipped = runs.find((r) => r.status === "skipped");
       if (skipped) {
         skippedWebhooks++;
