@@ -110,6 +110,26 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}) {
   };
 }
 
+/**
+ * A slow provider API, per call: `hold(call)` counts the call's arrival and answers after
+ * the delay set for it (0: at once); `delay` sets it for every later call, `arrived` counts.
+ */
+function heldCalls<Call extends string>() {
+  const delayMs = new Map<Call, number>();
+  const arrivals = new Map<Call, number>();
+  return {
+    async hold(call: Call): Promise<void> {
+      arrivals.set(call, (arrivals.get(call) ?? 0) + 1);
+      const ms = delayMs.get(call) ?? 0;
+      if (ms > 0) await Bun.sleep(ms);
+    },
+    delay(call: Call, ms: number): void {
+      delayMs.set(call, ms);
+    },
+    arrived: (call: Call): number => arrivals.get(call) ?? 0,
+  };
+}
+
 type TelegramMethod = "getMe" | "getUpdates" | "sendMessage";
 
 export function startTelegramServer(token: string) {
@@ -119,13 +139,7 @@ export function startTelegramServer(token: string) {
   let failSends = 0;
   let nextUpdate = 1;
   /** A slow Bot API: a method answers this long after its request arrived. */
-  const delayMs = new Map<TelegramMethod, number>();
-  const arrived = new Map<TelegramMethod, number>();
-  const hold = async (method: TelegramMethod) => {
-    arrived.set(method, (arrived.get(method) ?? 0) + 1);
-    const ms = delayMs.get(method) ?? 0;
-    if (ms > 0) await Bun.sleep(ms);
-  };
+  const { hold, delay, arrived } = heldCalls<TelegramMethod>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -169,18 +183,16 @@ export function startTelegramServer(token: string) {
     },
     /** Every later sendMessage answers `ms` after it arrived (0: at once). */
     delaySends(ms: number) {
-      delayMs.set("sendMessage", ms);
+      delay("sendMessage", ms);
     },
     /** sendMessage requests received so far (answered or still waiting). */
     get sendsArrived() {
-      return arrived.get("sendMessage") ?? 0;
+      return arrived("sendMessage");
     },
     /** Every later call of `method` answers `ms` after it arrived (0: at once). */
-    delay(method: TelegramMethod, ms: number) {
-      delayMs.set(method, ms);
-    },
+    delay,
     /** Calls of `method` received so far (answered or still waiting). */
-    arrived: (method: TelegramMethod) => arrived.get(method) ?? 0,
+    arrived,
     stop: () => server.stop(true),
   };
 }
@@ -191,13 +203,7 @@ export function startDiscordServer(token: string) {
   const messages: Array<{ channelId: string; content: string }> = [];
   const unknownUsers = new Set<string>();
   /** A slow API: opening a DM (`createDm`) or posting a message (`send`) answers this long after it arrived. */
-  const delayMs = new Map<DiscordCall, number>();
-  const arrived = new Map<DiscordCall, number>();
-  const hold = async (call: DiscordCall) => {
-    arrived.set(call, (arrived.get(call) ?? 0) + 1);
-    const ms = delayMs.get(call) ?? 0;
-    if (ms > 0) await Bun.sleep(ms);
-  };
+  const { hold, delay, arrived } = heldCalls<DiscordCall>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -225,11 +231,9 @@ export function startDiscordServer(token: string) {
     messages,
     unknownUsers,
     /** Every later call answers `ms` after it arrived (0: at once). */
-    delay(call: DiscordCall, ms: number) {
-      delayMs.set(call, ms);
-    },
+    delay,
     /** Calls received so far (answered or still waiting). */
-    arrived: (call: DiscordCall) => arrived.get(call) ?? 0,
+    arrived,
     stop: () => server.stop(true),
   };
 }
