@@ -282,7 +282,10 @@ const median = (xs: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-function medianOf(runs: Array<LoadResult & { serverCpuUs?: number }>): Sample {
+/** One wrk run, with the server's CPU time per answered request (µs) where /proc tells it. */
+type MeasuredRun = LoadResult & { serverCpuUs?: number };
+
+function medianOf(runs: MeasuredRun[]): Sample {
   const cpu = median(runs.map((r) => r.serverCpuUs ?? Number.NaN));
   return {
     rps: median(runs.map((r) => r.rps)),
@@ -309,8 +312,8 @@ async function measure(s: Scenario, app: ServerChild, ref: ServerChild, token: s
     await one("service", opts.warmup);
     await one("reference", opts.warmup);
   }
-  const service: Array<LoadResult & { serverCpuUs?: number }> = [];
-  const reference: Array<LoadResult & { serverCpuUs?: number }> = [];
+  const service: MeasuredRun[] = [];
+  const reference: MeasuredRun[] = [];
   let foreign = 0;
   for (let round = 0; round < opts.rounds; round++) {
     for (const side of ["service", "reference"] as const) {
